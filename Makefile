@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# KFT — Kernel Function Trace for Linux 6.12.  `make help` lists the targets.
+
+KFT_CACHE ?= $(HOME)/.cache/kft
+export KFT_CACHE
+BUILD     ?= build
+CC        ?= cc
+CFLAGS_HOST := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+KSRC_DEFAULT = $(KFT_CACHE)/src/linux-source-6.12
+
+# Packages the project needs; `make deps` installs whatever is missing.
+DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
+	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-6.12 \
+	file kmod rsync
+
+HOST_TOOLS := addr2sym sym2addr
+SYMTAB_SRC := scripts/kft/symtab.c
+CONFIG_SRC := kernel/kft_config.c
+HOST_INC   := -Iscripts
+KCFG_INC   := -Iscripts/kft/include -Ikernel
+
+.PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
+	demo defconfig-builds clean help
+
+all: tools
+
+help:
+	@echo "make demo              build a KFT kernel, boot it in QEMU, trace a system call"
+	@echo "make check             all tests: host unit tests, tools, kernels in QEMU (GCC and Clang)"
+	@echo "make check-unit        the fast host tests only"
+	@echo "make tools             build scripts/addr2sym, scripts/sym2addr into $(BUILD)/"
+	@echo "make install KSRC=DIR  install KFT into a Linux 6.12.y tree"
+	@echo "make patch             write $(BUILD)/kft-linux-6.12.patch (apply with patch -p1)"
+	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
+	@echo "make deps              install the Debian packages the project needs"
+	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
+
+# --- host tools: normal and sanitized builds --------------------------------
+
+tools: $(addprefix $(BUILD)/,$(HOST_TOOLS))
+tools-asan: $(addprefix $(BUILD)/asan/,$(HOST_TOOLS))
+
+$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) scripts/kft/symtab.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) -lelf
+$(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
+$(BUILD)/asan/%: $(BUILD)/% ;
+$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) scripts/kft/symtab.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) -lelf
+$(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
+
+# The engine's config parser, compiled from the kernel source for the host.
+$(BUILD)/asan/test_config: tests/unit/test_config.c $(CONFIG_SRC) kernel/kft_config.h tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(KCFG_INC) -Itests/unit -o $@ tests/unit/test_config.c $(CONFIG_SRC)
+
+# --- machine setup ----------------------------------------------------------
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# --- putting KFT into a kernel tree -----------------------------------------
+
+install:
+	@test -n "$(KSRC)" || { echo "usage: make install KSRC=/path/to/linux-6.12"; exit 2; }
+	patches/install.sh "$(KSRC)"
+
+patch:
+	@mkdir -p $(BUILD)
+	tests/lib/mkpatch.sh > $(BUILD)/kft-linux-6.12.patch
+	@echo "wrote $(BUILD)/kft-linux-6.12.patch: cd linux-6.12 && patch -p1 < $(abspath $(BUILD))/kft-linux-6.12.patch"
+
+# --- tests ------------------------------------------------------------------
+
+UNIT_TESTS := $(BUILD)/asan/test_config
+
+check-unit: tools tools-asan $(UNIT_TESTS)
+	@BUILD=$(BUILD) tests/run.sh unit
+
+check: deps tools tools-asan $(UNIT_TESTS)
+	@BUILD=$(BUILD) tests/run.sh all
+
+check-e2e: deps tools tools-asan
+	@BUILD=$(BUILD) tests/run.sh e2e
+
+demo: deps tools
+	@BUILD=$(BUILD) tests/demo.sh
+
+defconfig-builds: deps
+	tests/lib/kbuild.sh kft gcc defconfig
+	tests/lib/kbuild.sh kft clang defconfig
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel Function Trace: the compiler's function entry/exit hooks.
+ *
+ * Built with -finstrument-functions (Clang: -finstrument-functions-after-
+ * inlining), every kernel function calls __cyg_profile_func_enter() on entry
+ * and __cyg_profile_func_exit() on exit.  With no run armed a hook is one
+ * load and one branch.  While a run is armed:
+ *
+ *  - entry pushes {time, function, call site} on the task's shadow stack
+ *    (struct kft_task in task_struct), after testing the start/stop
+ *    triggers;
+ *  - exit pops it, applies the filters, and only then spends a log slot:
+ *    calls the filters drop never occupy the log;
+ *  - the log is one array that CPUs take in chunks of KFT_CHUNK entries, so
+ *    the only shared write is one atomic add per chunk.
+ *
+ * A hook runs with interrupts off, so an interrupt never sees a half-made
+ * record or frame; an NMI that lands inside a hook is counted and dropped
+ * (kft_cpu.busy).  Code that frees or reads a log first waits for every CPU
+ * to leave the hooks (kft_run.c: kft_sync()).
+ *
+ * This file is not instrumented, and calls nothing that is.
+ */
+#include <linux/compiler.h>
+#include <linux/irqflags.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <asm/sections.h>
+
+#include "kft_internal.h"
+
+int kft_state __read_mostly;
+struct kft_run *kft_run __read_mostly;
+unsigned long kft_text_base __read_mostly = (unsigned long)_text;
+DEFINE_PER_CPU(struct kft_cpu, kft_cpu);
+
+notrace u64 kft_clock(void)
+{
+	return sched_clock();
+}
+
+static notrace u32 kft_delta_encode(u64 ns)
+{
+	u64 us;
+
+	if (ns < KFT_DELTA_US)
+		return ns;
+	us = div_u64(ns, 1000);
+	return KFT_DELTA_US | (u32)min_t(u64, us, KFT_DELTA_MAX_US);
+}
+
+static notrace bool kft_refill(struct kft_run *run, struct kft_cpu *kc)
+{
+	long idx = raw_atomic_long_fetch_add(KFT_CHUNK, &run->next);
+
+	if (idx >= run->capacity)
+		return false;
+	kc->cur = run->log + idx;
+	kc->end = run->log + min_t(unsigned long, idx + KFT_CHUNK,
+				   run->capacity);
+	return true;
+}
+
+static notrace void kft_log(struct kft_run *run, struct kft_cpu *kc,
+			    const struct kft_frame *f, int pid, u32 delta,
+			    u64 now)
+{
+	u64 t = f->entry_ns & KFT_FRAME_NS;
+	struct kft_entry *e;
+
+	if (unlikely(kc->cur >= kc->end) && !kft_refill(run, kc)) {
+		kc->cnt[KFT_CNT_LOST_FULL]++;
+		kft_stop(run, KFT_BY_FULL, 0, now);
+		return;
+	}
+	e = kc->cur++;
+	t = t > run->base_ns ? t - run->base_ns : 0;
+	e->time_cpu = (t & KFT_TIME_MASK) |
+		      ((u64)raw_smp_processor_id() << KFT_TIME_BITS);
+	e->fn = f->fn;
+	e->site = f->site;
+	e->delta = delta;
+	e->pid = pid;
+	kc->cnt[KFT_CNT_LOGGED]++;
+}
+
+static notrace int kft_pid(void)
+{
+	return in_task() ? current->pid : -1;
+}
+
+void notrace kft_trigger(struct kft_run *run, enum kft_reason why,
+			 unsigned long fn, u64 now)
+{
+	if (cmpxchg(&kft_state, KFT_PRIMED, KFT_TRIGGERED) != KFT_PRIMED)
+		return;
+	if (!run->base_ns)
+		run->base_ns = now;
+	run->start_ns = now;
+	run->start_reason = why;
+	run->start_fn = fn;
+	/* Frames of an earlier repeat must not pair with this one's exits. */
+	WRITE_ONCE(run->gen, run->gen + 1);
+}
+
+void notrace kft_stop(struct kft_run *run, enum kft_reason why,
+		      unsigned long fn, u64 now)
+{
+	int next = run->cfg.autorepeat && why != KFT_BY_FULL ?
+		   KFT_PRIMED : KFT_COMPLETE;
+
+	if (cmpxchg(&kft_state, KFT_TRIGGERED, next) != KFT_TRIGGERED)
+		return;
+	run->stop_ns = now;
+	run->stop_reason = why;
+	run->stop_fn = fn;
+}
+
+static notrace struct kft_task *kft_task_stack(struct kft_run *run)
+{
+	struct kft_task *ks = &current->kft;
+	u32 gen = READ_ONCE(run->gen);
+
+	if (unlikely(ks->owner != current || ks->gen != gen)) {
+		ks->owner = current;
+		ks->gen = gen;
+		ks->depth = 0;
+	}
+	return ks;
+}
+
+static notrace bool kft_funclist_has(const struct kft_run *run,
+				     unsigned long fn)
+{
+	unsigned int lo = 0, hi = run->cfg.nfuncs;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (run->funcs[mid] == fn)
+			return true;
+		if (run->funcs[mid] < fn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* Which filter, if any, drops a finished call. */
+static notrace int kft_filtered(const struct kft_run *run, unsigned long fn,
+				bool irq, u64 ns)
+{
+	const struct kft_config *cfg = &run->cfg;
+
+	if (cfg->noints && irq)
+		return KFT_CNT_FILTER_NOINTS;
+	if (cfg->onlyints && !irq)
+		return KFT_CNT_FILTER_ONLYINTS;
+	if (cfg->nfuncs && !kft_funclist_has(run, fn))
+		return KFT_CNT_FILTER_FUNCLIST;
+	if (ns < cfg->mintime_ns || (cfg->maxtime_ns && ns > cfg->maxtime_ns))
+		return KFT_CNT_FILTER_TIME;
+	return -1;
+}
+
+static notrace void kft_frame_init(struct kft_frame *f, unsigned long fn,
+				   unsigned long site, u64 now, u64 flags)
+{
+	f->entry_ns = now | flags | (in_task() ? 0 : KFT_FRAME_IRQ);
+	f->fn = fn - kft_text_base;
+	f->site = site - kft_text_base;
+}
+
+static notrace void kft_enter(struct kft_run *run, struct kft_cpu *kc,
+			      unsigned long fn, unsigned long site, u64 now)
+{
+	const struct kft_config *cfg = &run->cfg;
+	u64 flags = 0;
+	struct kft_task *ks;
+	struct kft_frame f;
+
+	if (READ_ONCE(kft_state) == KFT_PRIMED) {
+		if (cfg->start.kind == KFT_TRIGGER_ENTRY &&
+		    fn == cfg->start.fn.addr)
+			kft_trigger(run, KFT_BY_ENTRY, fn, now);
+		else if (cfg->start.kind == KFT_TRIGGER_TIME &&
+			 now >= cfg->start.time_ns)
+			kft_trigger(run, KFT_BY_TIME, 0, now);
+		if (READ_ONCE(kft_state) != KFT_TRIGGERED)
+			return;
+		if (cfg->start.kind == KFT_TRIGGER_ENTRY &&
+		    fn == cfg->start.fn.addr)
+			flags = KFT_FRAME_TRIGGER;
+	}
+	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
+	    now - run->start_ns >= cfg->stop.time_ns) {
+		kft_stop(run, KFT_BY_TIME, 0, now);
+		return;
+	}
+	if (cfg->stop.kind == KFT_TRIGGER_ENTRY && fn == cfg->stop.fn.addr) {
+		/* The stop event is logged; its exit comes after the run. */
+		kft_frame_init(&f, fn, site, now, 0);
+		kft_log(run, kc, &f, kft_pid(), KFT_DELTA_OPEN, now);
+		kft_stop(run, KFT_BY_ENTRY, fn, now);
+		return;
+	}
+
+	ks = kft_task_stack(run);
+	if (likely(ks->depth < CONFIG_KFT_STACK_DEPTH))
+		kft_frame_init(&ks->frames[ks->depth], fn, site, now, flags);
+	else
+		kc->cnt[KFT_CNT_LOST_DEPTH]++;
+	ks->depth++;
+}
+
+/* Pop fn's frame into *f; false if the run never saw fn's entry. */
+static notrace bool kft_pop(struct kft_task *ks, struct kft_cpu *kc,
+			    unsigned long fn, struct kft_frame *f)
+{
+	s32 off = fn - kft_text_base;
+	u32 d;
+
+	if (!ks->depth) {
+		kc->cnt[KFT_CNT_NOT_FOUND]++;
+		return false;
+	}
+	if (ks->depth > CONFIG_KFT_STACK_DEPTH) {
+		ks->depth--;		/* counted as lost when pushed */
+		return false;
+	}
+	/*
+	 * Exits come in LIFO order; if a frame's exit went missing, the
+	 * frames above fn's are dropped with it.
+	 */
+	for (d = ks->depth; d > 0; d--) {
+		if (ks->frames[d - 1].fn == off) {
+			*f = ks->frames[d - 1];
+			ks->depth = d - 1;
+			return true;
+		}
+	}
+	kc->cnt[KFT_CNT_NOT_FOUND]++;
+	return false;
+}
+
+static notrace void kft_exit(struct kft_run *run, struct kft_cpu *kc,
+			     unsigned long fn, unsigned long site, u64 now)
+{
+	const struct kft_config *cfg = &run->cfg;
+	struct kft_frame f;
+	bool stop_here;
+	int why;
+
+	if (READ_ONCE(kft_state) == KFT_PRIMED) {
+		if (cfg->start.kind == KFT_TRIGGER_EXIT &&
+		    fn == cfg->start.fn.addr) {
+			kft_trigger(run, KFT_BY_EXIT, fn, now);
+			/* The start event is logged, as a call of no length. */
+			kft_frame_init(&f, fn, site, now, 0);
+			kft_log(run, kc, &f, kft_pid(), 0, now);
+		} else if (cfg->start.kind == KFT_TRIGGER_TIME &&
+			   now >= cfg->start.time_ns) {
+			kft_trigger(run, KFT_BY_TIME, 0, now);
+		}
+		return;
+	}
+	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
+	    now - run->start_ns >= cfg->stop.time_ns) {
+		kft_stop(run, KFT_BY_TIME, 0, now);
+		return;
+	}
+
+	stop_here = cfg->stop.kind == KFT_TRIGGER_EXIT &&
+		    fn == cfg->stop.fn.addr;
+	if (kft_pop(kft_task_stack(run), kc, fn, &f)) {
+		u64 ns = now - (f.entry_ns & KFT_FRAME_NS);
+
+		why = kft_filtered(run, fn, f.entry_ns & KFT_FRAME_IRQ, ns);
+		if (why < 0 || stop_here || (f.entry_ns & KFT_FRAME_TRIGGER))
+			kft_log(run, kc, &f,
+				(f.entry_ns & KFT_FRAME_IRQ) ? -1 :
+							       current->pid,
+				kft_delta_encode(ns), now);
+		else
+			kc->cnt[why]++;
+	}
+	if (stop_here)
+		kft_stop(run, KFT_BY_EXIT, fn, now);
+}
+
+static __always_inline void kft_hook(void *fn, void *site, bool entry)
+{
+	struct kft_cpu *kc;
+	unsigned long flags;
+	struct kft_run *run;
+	u64 now;
+
+	raw_local_irq_save(flags);
+	kc = this_cpu_ptr(&kft_cpu);
+	if (unlikely(kc->busy)) {
+		kc->cnt[KFT_CNT_LOST_REENTRY]++;
+		goto out;
+	}
+	kc->busy = 1;
+	barrier();
+	run = READ_ONCE(kft_run);
+	if (run && kft_state_armed(READ_ONCE(kft_state))) {
+		now = kft_clock();
+		if (entry)
+			kft_enter(run, kc, (unsigned long)fn,
+				  (unsigned long)site, now);
+		else
+			kft_exit(run, kc, (unsigned long)fn,
+				 (unsigned long)site, now);
+	}
+	barrier();
+	kc->busy = 0;
+out:
+	raw_local_irq_restore(flags);
+}
+
+void notrace __cyg_profile_func_enter(void *fn, void *site)
+{
+	if (likely(!kft_state_armed(READ_ONCE(kft_state))))
+		return;
+	kft_hook(fn, site, true);
+}
+EXPORT_SYMBOL(__cyg_profile_func_enter);
+
+void notrace __cyg_profile_func_exit(void *fn, void *site)
+{
+	if (likely(!kft_state_armed(READ_ONCE(kft_state))))
+		return;
+	kft_hook(fn, site, false);
+}
+EXPORT_SYMBOL(__cyg_profile_func_exit);
+
+static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
+{
+	struct kft_task *ks;
+	u32 d, n;
+
+	if (!t)
+		return;
+	ks = &t->kft;
+	if (ks->owner != t || ks->gen != run->gen)
+		return;
+	n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
+	for (d = 0; d < n; d++) {
+		const struct kft_frame *f = &ks->frames[d];
+
+		kft_log(run, this_cpu_ptr(&kft_cpu), f,
+			(f->entry_ns & KFT_FRAME_IRQ) ? -1 : t->pid,
+			KFT_DELTA_OPEN, 0);
+	}
+}
+
+/*
+ * Calls still open when the run stopped: log them with duration -1, from the
+ * shadow stacks the hooks left behind.  Called with the run stopped and no
+ * CPU in the hooks, so the stacks hold still.
+ */
+void kft_log_open_frames(struct kft_run *run)
+{
+	struct task_struct *g, *t;
+	int cpu;
+
+	preempt_disable();
+	rcu_read_lock();
+	for_each_possible_cpu(cpu)	/* idle tasks are not on the task list */
+		kft_log_task_frames(run, idle_task(cpu));
+	for_each_process_thread(g, t)
+		kft_log_task_frames(run, t);
+	rcu_read_unlock();
+	preempt_enable();
+}

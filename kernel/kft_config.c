@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KFT run configuration language: parser, resolver and printer.
+ *
+ * Shared, unchanged, by the kernel (/proc/kft, boot runs) and the host
+ * (scripts/mkkftrun, scripts/sym2addr, tests), so it uses only what
+ * scripts/kft/include provides on the host.  Every refusal says the line,
+ * the token and why; a refused config leaves the caller's config empty.
+ *
+ * Statements (see Documentation/trace/kft.rst):
+ *	new | begin | end
+ *	trigger start|stop entry|exit <fn>
+ *	trigger start|stop time <time>
+ *	filter mintime|maxtime <time>
+ *	filter noints | filter onlyints
+ *	filter funclist <fn> ... [fend]
+ *	logentries <n> | autorepeat
+ *	watch stack|worst-stack <bytes>
+ * <fn> is a hex address (0x...) or a name; <time> is a decimal number of
+ * microseconds, or carries a ns/us/ms/s suffix.  '#' starts a comment.
+ */
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#include "kft_config.h"
+
+struct kft_lexer {
+	const char *text;
+	const char *p;
+	const char *end;
+	unsigned int line;
+};
+
+struct kft_token {
+	const char *s;
+	size_t len;
+	size_t offset;		/* in the text */
+	unsigned int line;
+};
+
+static bool kft_is_sep(char c)
+{
+	return isspace((unsigned char)c) || c == ',';
+}
+
+/* Next word; false at the end of the text. Comments run to end of line. */
+static bool kft_next(struct kft_lexer *lx, struct kft_token *tok)
+{
+	while (lx->p < lx->end) {
+		char c = *lx->p;
+
+		if (c == '\n') {
+			lx->line++;
+			lx->p++;
+		} else if (c == '#') {
+			while (lx->p < lx->end && *lx->p != '\n')
+				lx->p++;
+		} else if (kft_is_sep(c) || c == '\0') {
+			lx->p++;
+		} else {
+			break;
+		}
+	}
+	if (lx->p >= lx->end)
+		return false;
+	tok->s = lx->p;
+	tok->offset = lx->p - lx->text;
+	tok->line = lx->line;
+	while (lx->p < lx->end && !kft_is_sep(*lx->p) && *lx->p != '#' &&
+	       *lx->p != '\0')
+		lx->p++;
+	tok->len = lx->p - tok->s;
+	return true;
+}
+
+static bool kft_peek(const struct kft_lexer *lx, struct kft_token *tok)
+{
+	struct kft_lexer copy = *lx;
+
+	return kft_next(&copy, tok);
+}
+
+static bool kft_tok_is(const struct kft_token *tok, const char *word)
+{
+	return tok->len == strlen(word) && !memcmp(tok->s, word, tok->len);
+}
+
+static int kft_fail(struct kft_config_error *err, unsigned int line,
+		    const struct kft_token *tok, const char *msg)
+{
+	size_t n = 0;
+
+	if (tok) {
+		n = min_t(size_t, tok->len, sizeof(err->token) - 1);
+		memcpy(err->token, tok->s, n);
+	}
+	err->token[n] = '\0';
+	err->line = line;
+	err->msg = msg;
+	return -EINVAL;
+}
+
+/* Copy a token into a NUL-terminated buffer; false if it does not fit. */
+static bool kft_tok_str(const struct kft_token *tok, char *buf, size_t size)
+{
+	if (tok->len >= size)
+		return false;
+	memcpy(buf, tok->s, tok->len);
+	buf[tok->len] = '\0';
+	return true;
+}
+
+static bool kft_parse_ull(const char *s, unsigned int base, u64 *val)
+{
+	unsigned long long v;
+
+	if (!*s || kstrtoull(s, base, &v))
+		return false;
+	*val = v;
+	return true;
+}
+
+int kft_parse_time(const char *tok, u64 *ns)
+{
+	static const struct {
+		const char *suffix;
+		u64 mult;
+	} units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { "", 1000 },
+	};
+	char num[24];
+	size_t digits = 0;
+	unsigned int i;
+	u64 v;
+
+	while (isdigit((unsigned char)tok[digits]))
+		digits++;
+	if (!digits || digits >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, tok, digits);
+	num[digits] = '\0';
+	if (!kft_parse_ull(num, 10, &v))
+		return -ERANGE;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(tok + digits, units[i].suffix))
+			continue;
+		if (v > U64_MAX / units[i].mult)
+			return -ERANGE;
+		*ns = v * units[i].mult;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int kft_expect_time(struct kft_lexer *lx, struct kft_token *kw,
+			   u64 *ns, struct kft_config_error *err)
+{
+	struct kft_token tok;
+	char buf[32];
+
+	if (!kft_next(lx, &tok))
+		return kft_fail(err, kw->line, kw, "missing time");
+	if (!kft_tok_str(&tok, buf, sizeof(buf)) || kft_parse_time(buf, ns))
+		return kft_fail(err, tok.line, &tok,
+				"bad time (microseconds, or a number with ns/us/ms/s)");
+	return 0;
+}
+
+static int kft_expect_count(struct kft_lexer *lx, struct kft_token *kw,
+			    u64 *val, struct kft_config_error *err)
+{
+	struct kft_token tok;
+	char buf[24];
+
+	if (!kft_next(lx, &tok))
+		return kft_fail(err, kw->line, kw, "missing number");
+	if (!kft_tok_str(&tok, buf, sizeof(buf)) ||
+	    !kft_parse_ull(buf, 10, val))
+		return kft_fail(err, tok.line, &tok, "bad number");
+	return 0;
+}
+
+static bool kft_is_name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
+}
+
+/* A function: 0x<hex> address, or a symbol name kept for kft_config_resolve. */
+static int kft_parse_fref(const struct kft_token *tok, struct kft_fref *ref,
+			  struct kft_config_error *err)
+{
+	char buf[KFT_NAME_MAX];
+	size_t i;
+	u64 addr;
+
+	if (!kft_tok_str(tok, buf, sizeof(buf)))
+		return kft_fail(err, tok->line, tok, "function name too long");
+	ref->line = tok->line;
+	ref->offset = tok->offset;
+	ref->len = tok->len;
+	ref->name = NULL;
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+		if (!kft_parse_ull(buf + 2, 16, &addr) || !addr ||
+		    addr != (unsigned long)addr)
+			return kft_fail(err, tok->line, tok, "bad function address");
+		ref->addr = addr;
+		return 0;
+	}
+	if (isdigit((unsigned char)buf[0]))
+		return kft_fail(err, tok->line, tok,
+				"function must be a name or a 0x address");
+	for (i = 0; buf[i]; i++)
+		if (!kft_is_name_char(buf[i]))
+			return kft_fail(err, tok->line, tok, "bad function name");
+	ref->addr = 0;
+	ref->name = kstrdup(buf, GFP_KERNEL);
+	return ref->name ? 0 : -ENOMEM;
+}
+
+static bool kft_is_keyword(const struct kft_token *tok)
+{
+	static const char *const words[] = {
+		"new", "begin", "end", "trigger", "filter", "logentries",
+		"autorepeat", "watch",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (kft_tok_is(tok, words[i]))
+			return true;
+	return false;
+}
+
+static int kft_parse_trigger(struct kft_lexer *lx, struct kft_token *kw,
+			     struct kft_config *cfg,
+			     struct kft_config_error *err)
+{
+	struct kft_token which, how, arg;
+	struct kft_trigger *t;
+
+	if (!kft_next(lx, &which))
+		return kft_fail(err, kw->line, kw, "missing start or stop");
+	if (kft_tok_is(&which, "start"))
+		t = &cfg->start;
+	else if (kft_tok_is(&which, "stop"))
+		t = &cfg->stop;
+	else
+		return kft_fail(err, which.line, &which,
+				"expected start or stop");
+	if (t->kind != KFT_TRIGGER_NONE)
+		return kft_fail(err, which.line, &which, "trigger given twice");
+	if (!kft_next(lx, &how))
+		return kft_fail(err, which.line, &which,
+				"missing entry, exit or time");
+	if (kft_tok_is(&how, "time")) {
+		t->kind = KFT_TRIGGER_TIME;
+		return kft_expect_time(lx, &how, &t->time_ns, err);
+	}
+	if (kft_tok_is(&how, "entry"))
+		t->kind = KFT_TRIGGER_ENTRY;
+	else if (kft_tok_is(&how, "exit"))
+		t->kind = KFT_TRIGGER_EXIT;
+	else
+		return kft_fail(err, how.line, &how,
+				"expected entry, exit or time");
+	if (!kft_peek(lx, &arg) || kft_is_keyword(&arg))
+		return kft_fail(err, how.line, &how, "missing function");
+	kft_next(lx, &arg);
+	return kft_parse_fref(&arg, &t->fn, err);
+}
+
+/* funclist ends at fend, at the next statement, or at the end of the text. */
+static int kft_parse_funclist(struct kft_lexer *lx, struct kft_token *kw,
+			      struct kft_config *cfg,
+			      struct kft_config_error *err)
+{
+	struct kft_token tok;
+	int ret;
+
+	if (cfg->funcs)
+		return kft_fail(err, kw->line, kw, "funclist given twice");
+	while (kft_peek(lx, &tok)) {
+		struct kft_fref *grown;
+
+		if (kft_tok_is(&tok, "fend")) {
+			kft_next(lx, &tok);
+			break;
+		}
+		if (kft_is_keyword(&tok))
+			break;
+		kft_next(lx, &tok);
+		if (cfg->nfuncs >= KFT_MAX_FUNCLIST)
+			return kft_fail(err, tok.line, &tok, "funclist too long");
+		if ((cfg->nfuncs & (cfg->nfuncs - 1)) == 0) {
+			grown = krealloc(cfg->funcs, sizeof(*grown) *
+					 (cfg->nfuncs ? cfg->nfuncs * 2 : 8),
+					 GFP_KERNEL);
+			if (!grown)
+				return -ENOMEM;
+			cfg->funcs = grown;
+		}
+		ret = kft_parse_fref(&tok, &cfg->funcs[cfg->nfuncs], err);
+		if (ret)
+			return ret;
+		cfg->nfuncs++;
+	}
+	if (!cfg->nfuncs)
+		return kft_fail(err, kw->line, kw, "empty funclist");
+	return 0;
+}
+
+static int kft_parse_filter(struct kft_lexer *lx, struct kft_token *kw,
+			    struct kft_config *cfg,
+			    struct kft_config_error *err)
+{
+	struct kft_token what;
+
+	if (!kft_next(lx, &what))
+		return kft_fail(err, kw->line, kw, "missing filter kind");
+	if (kft_tok_is(&what, "mintime"))
+		return kft_expect_time(lx, &what, &cfg->mintime_ns, err);
+	if (kft_tok_is(&what, "maxtime"))
+		return kft_expect_time(lx, &what, &cfg->maxtime_ns, err);
+	if (kft_tok_is(&what, "noints")) {
+		cfg->noints = true;
+		return 0;
+	}
+	if (kft_tok_is(&what, "onlyints")) {
+		cfg->onlyints = true;
+		return 0;
+	}
+	if (kft_tok_is(&what, "funclist"))
+		return kft_parse_funclist(lx, &what, cfg, err);
+	return kft_fail(err, what.line, &what,
+			"expected mintime, maxtime, noints, onlyints or funclist");
+}
+
+static int kft_parse_watch(struct kft_lexer *lx, struct kft_token *kw,
+			   struct kft_config *cfg,
+			   struct kft_config_error *err)
+{
+	struct kft_token what;
+	u64 bytes;
+	int ret;
+
+	if (!kft_next(lx, &what))
+		return kft_fail(err, kw->line, kw,
+				"missing stack or worst-stack");
+	if (kft_tok_is(&what, "stack"))
+		cfg->watch = KFT_WATCH_STACK;
+	else if (kft_tok_is(&what, "worst-stack"))
+		cfg->watch = KFT_WATCH_WORST_STACK;
+	else
+		return kft_fail(err, what.line, &what,
+				"expected stack or worst-stack");
+	ret = kft_expect_count(lx, &what, &bytes, err);
+	if (ret)
+		return ret;
+	if (!bytes || bytes > (1UL << 24))
+		return kft_fail(err, what.line, &what,
+				"stack threshold out of range");
+	cfg->watch_bytes = bytes;
+	return 0;
+}
+
+static int kft_parse_statement(struct kft_lexer *lx, struct kft_token *kw,
+			       struct kft_config *cfg,
+			       struct kft_config_error *err)
+{
+	u64 n;
+	int ret;
+
+	if (kft_tok_is(kw, "trigger"))
+		return kft_parse_trigger(lx, kw, cfg, err);
+	if (kft_tok_is(kw, "filter"))
+		return kft_parse_filter(lx, kw, cfg, err);
+	if (kft_tok_is(kw, "watch"))
+		return kft_parse_watch(lx, kw, cfg, err);
+	if (kft_tok_is(kw, "autorepeat")) {
+		cfg->autorepeat = true;
+		return 0;
+	}
+	if (kft_tok_is(kw, "logentries")) {
+		ret = kft_expect_count(lx, kw, &n, err);
+		if (ret)
+			return ret;
+		if (!n || n > KFT_MAX_LOGENTRIES)
+			return kft_fail(err, kw->line, kw,
+					"logentries must be 1..16777216");
+		cfg->logentries = n;
+		return 0;
+	}
+	return kft_fail(err, kw->line, kw, "unknown keyword");
+}
+
+/* Checks that need the whole config. */
+static int kft_config_check(struct kft_config *cfg, unsigned int line,
+			    struct kft_config_error *err)
+{
+	if (cfg->noints && cfg->onlyints)
+		return kft_fail(err, line, NULL,
+				"noints and onlyints exclude each other");
+	if (cfg->maxtime_ns && cfg->maxtime_ns < cfg->mintime_ns)
+		return kft_fail(err, line, NULL, "maxtime is below mintime");
+	return 0;
+}
+
+void kft_config_init(struct kft_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->logentries = KFT_DEFAULT_LOGENTRIES;
+}
+
+void kft_config_free(struct kft_config *cfg)
+{
+	unsigned int i;
+
+	kfree(cfg->start.fn.name);
+	kfree(cfg->stop.fn.name);
+	for (i = 0; i < cfg->nfuncs; i++)
+		kfree(cfg->funcs[i].name);
+	kfree(cfg->funcs);
+	kft_config_init(cfg);
+}
+
+/*
+ * A dynamic config is "new [begin] statements end"; a static one is just
+ * the statements (new/begin/end are accepted there too).
+ */
+int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
+		     unsigned int flags, struct kft_config_error *err)
+{
+	struct kft_lexer lx = {
+		.text = text, .p = text, .end = text + len, .line = 1,
+	};
+	bool dynamic = !(flags & KFT_PARSE_STATIC);
+	bool seen_new = false, seen_end = false;
+	struct kft_token tok;
+	int ret = 0;
+
+	kft_config_init(cfg);
+	memset(err, 0, sizeof(*err));
+	while (!ret && kft_next(&lx, &tok)) {
+		if (seen_end) {
+			ret = kft_fail(err, tok.line, &tok, "text after end");
+		} else if (kft_tok_is(&tok, "new")) {
+			if (seen_new)
+				ret = kft_fail(err, tok.line, &tok,
+					       "new given twice");
+			seen_new = true;
+		} else if (dynamic && !seen_new) {
+			ret = kft_fail(err, tok.line, &tok,
+				       "a config starts with new");
+		} else if (kft_tok_is(&tok, "begin")) {
+			continue;
+		} else if (kft_tok_is(&tok, "end")) {
+			seen_end = true;
+		} else {
+			ret = kft_parse_statement(&lx, &tok, cfg, err);
+		}
+	}
+	if (!ret && dynamic && !seen_new)
+		ret = kft_fail(err, lx.line, NULL, "empty config");
+	if (!ret && dynamic && !seen_end)
+		ret = kft_fail(err, lx.line, NULL, "missing end");
+	if (!ret)
+		ret = kft_config_check(cfg, lx.line, err);
+	if (ret) {
+		if (ret == -ENOMEM && !err->msg)
+			kft_fail(err, lx.line, NULL, "out of memory");
+		kft_config_free(cfg);
+	}
+	return ret;
+}
+
+/* Has a config arriving in pieces reached its end keyword yet? */
+bool kft_config_complete(const char *text, size_t len)
+{
+	struct kft_lexer lx = {
+		.text = text, .p = text, .end = text + len, .line = 1,
+	};
+	struct kft_token tok;
+
+	while (kft_next(&lx, &tok))
+		if (kft_tok_is(&tok, "end"))
+			return true;
+	return false;
+}
+
+static int kft_resolve_one(struct kft_fref *ref, kft_lookup_fn lookup,
+			   void *priv, struct kft_config_error *err)
+{
+	struct kft_token tok;
+	int ret;
+
+	if (!ref->name)
+		return 0;
+	ret = lookup(priv, ref->name, &ref->addr);
+	if (!ret)
+		return 0;
+	tok.s = ref->name;
+	tok.len = strlen(ref->name);
+	kft_fail(err, ref->line, &tok,
+		 ret == -ENOTUNIQ ? "ambiguous function name" :
+				    "unknown function");
+	return ret;
+}
+
+int kft_config_resolve(struct kft_config *cfg, kft_lookup_fn lookup,
+		       void *priv, struct kft_config_error *err)
+{
+	unsigned int i;
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	ret = kft_resolve_one(&cfg->start.fn, lookup, priv, err);
+	if (!ret)
+		ret = kft_resolve_one(&cfg->stop.fn, lookup, priv, err);
+	for (i = 0; !ret && i < cfg->nfuncs; i++)
+		ret = kft_resolve_one(&cfg->funcs[i], lookup, priv, err);
+	return ret;
+}
+
+struct kft_printer {
+	char *buf;
+	size_t size;
+	size_t len;
+	kft_name_fn names;
+	void *priv;
+};
+
+static __printf(2, 3) void kft_out(struct kft_printer *pr, const char *fmt, ...)
+{
+	size_t room = pr->len < pr->size ? pr->size - pr->len : 0;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? pr->buf + pr->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		pr->len += n;
+}
+
+static void kft_out_fref(struct kft_printer *pr, const struct kft_fref *ref)
+{
+	char name[KFT_NAME_MAX];
+	const char *sym = NULL;
+
+	if (!ref->addr) {
+		kft_out(pr, " %s", ref->name);
+		return;
+	}
+	if (pr->names)
+		sym = pr->names(pr->priv, ref->addr, name, sizeof(name));
+	kft_out(pr, " 0x%lx", ref->addr);
+	if (sym)
+		kft_out(pr, " # %s", sym);
+}
+
+static void kft_out_time(struct kft_printer *pr, u64 ns)
+{
+	if (ns % 1000)
+		kft_out(pr, " %lluns", (unsigned long long)ns);
+	else
+		kft_out(pr, " %llu", (unsigned long long)(ns / 1000));
+}
+
+static void kft_out_trigger(struct kft_printer *pr, const char *which,
+			    const struct kft_trigger *t)
+{
+	static const char *const kinds[] = {
+		[KFT_TRIGGER_ENTRY] = "entry",
+		[KFT_TRIGGER_EXIT] = "exit",
+		[KFT_TRIGGER_TIME] = "time",
+	};
+
+	if (t->kind == KFT_TRIGGER_NONE)
+		return;
+	kft_out(pr, "  trigger %s %s", which, kinds[t->kind]);
+	if (t->kind == KFT_TRIGGER_TIME)
+		kft_out_time(pr, t->time_ns);
+	else
+		kft_out_fref(pr, &t->fn);
+	kft_out(pr, "\n");
+}
+
+size_t kft_config_print(const struct kft_config *cfg, char *buf, size_t size,
+			kft_name_fn names, void *priv)
+{
+	struct kft_printer pr = { buf, size, 0, names, priv };
+	unsigned int i;
+
+	if (size)
+		buf[0] = '\0';
+	kft_out(&pr, "new\nbegin\n");
+	kft_out_trigger(&pr, "start", &cfg->start);
+	kft_out_trigger(&pr, "stop", &cfg->stop);
+	if (cfg->mintime_ns) {
+		kft_out(&pr, "  filter mintime");
+		kft_out_time(&pr, cfg->mintime_ns);
+		kft_out(&pr, "\n");
+	}
+	if (cfg->maxtime_ns) {
+		kft_out(&pr, "  filter maxtime");
+		kft_out_time(&pr, cfg->maxtime_ns);
+		kft_out(&pr, "\n");
+	}
+	if (cfg->noints)
+		kft_out(&pr, "  filter noints\n");
+	if (cfg->onlyints)
+		kft_out(&pr, "  filter onlyints\n");
+	if (cfg->nfuncs) {
+		kft_out(&pr, "  filter funclist\n");
+		for (i = 0; i < cfg->nfuncs; i++) {
+			kft_out(&pr, "   ");
+			kft_out_fref(&pr, &cfg->funcs[i]);
+			kft_out(&pr, "\n");
+		}
+		kft_out(&pr, "  fend\n");
+	}
+	kft_out(&pr, "  logentries %lu\n", cfg->logentries);
+	if (cfg->autorepeat)
+		kft_out(&pr, "  autorepeat\n");
+	if (cfg->watch != KFT_WATCH_NONE)
+		kft_out(&pr, "  watch %s %lu\n",
+			cfg->watch == KFT_WATCH_STACK ? "stack" : "worst-stack",
+			cfg->watch_bytes);
+	kft_out(&pr, "end\n");
+	return pr.len;
+}

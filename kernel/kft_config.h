@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KFT run configuration: the one grammar shared by /proc/kft, the boot-time
+ * run (kftstatic.conf via scripts/mkkftrun, and the kft= parameter), and the
+ * host tools (scripts/sym2addr, tests).  This header and kft_config.c build
+ * in the kernel and, against scripts/kft/include, on the host.
+ */
+#ifndef _KERNEL_KFT_CONFIG_H
+#define _KERNEL_KFT_CONFIG_H
+
+#include <linux/types.h>
+
+#define KFT_DEFAULT_LOGENTRIES	20000UL
+#define KFT_MAX_LOGENTRIES	(16UL << 20)
+#define KFT_MAX_FUNCLIST	65536U
+#define KFT_NAME_MAX		128
+
+/* A function named in a config: by address, or by name until resolved. */
+struct kft_fref {
+	unsigned long addr;
+	char *name;		/* NULL when given as an address */
+	unsigned int line;	/* where in the config: for errors found */
+	size_t offset;		/* later, and for tools that rewrite it */
+	size_t len;
+};
+
+enum kft_trigger_kind {
+	KFT_TRIGGER_NONE,
+	KFT_TRIGGER_ENTRY,
+	KFT_TRIGGER_EXIT,
+	KFT_TRIGGER_TIME,
+};
+
+struct kft_trigger {
+	enum kft_trigger_kind kind;
+	struct kft_fref fn;	/* ENTRY, EXIT */
+	u64 time_ns;		/* TIME: start since boot, stop since start */
+};
+
+enum kft_watch_kind {
+	KFT_WATCH_NONE,
+	KFT_WATCH_STACK,
+	KFT_WATCH_WORST_STACK,
+};
+
+struct kft_config {
+	struct kft_trigger start;
+	struct kft_trigger stop;
+	u64 mintime_ns;
+	u64 maxtime_ns;		/* 0: no limit */
+	bool noints;
+	bool onlyints;
+	bool autorepeat;
+	unsigned int nfuncs;	/* funclist; 0: every function */
+	struct kft_fref *funcs;
+	unsigned long logentries;
+	enum kft_watch_kind watch;
+	unsigned long watch_bytes;
+};
+
+/* Where and why a config was refused. */
+struct kft_config_error {
+	unsigned int line;
+	char token[48];
+	const char *msg;
+};
+
+/* Parse flags. */
+#define KFT_PARSE_STATIC	0x1	/* kftstatic.conf: no new/end, commas allowed */
+
+void kft_config_init(struct kft_config *cfg);
+void kft_config_free(struct kft_config *cfg);
+int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
+		     unsigned int flags, struct kft_config_error *err);
+bool kft_config_complete(const char *text, size_t len);
+
+/* Resolve function names into addresses; 0 or the lookup's -errno. */
+typedef int (*kft_lookup_fn)(void *priv, const char *name,
+			     unsigned long *addr);
+int kft_config_resolve(struct kft_config *cfg, kft_lookup_fn lookup,
+		       void *priv, struct kft_config_error *err);
+
+/*
+ * Print a config in the language, so that it parses back to the same
+ * config; names() may give each address a comment.  Returns the length it
+ * needed (as snprintf does).
+ */
+typedef const char *(*kft_name_fn)(void *priv, unsigned long addr,
+				   char *buf, size_t size);
+size_t kft_config_print(const struct kft_config *cfg, char *buf, size_t size,
+			kft_name_fn names, void *priv);
+
+/* Parse a time with optional ns/us/ms/s suffix (bare: microseconds). */
+int kft_parse_time(const char *tok, u64 *ns);
+
+#endif /* _KERNEL_KFT_CONFIG_H */

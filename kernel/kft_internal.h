@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KFT engine internals, shared by the hooks (kft.c), the run lifecycle
+ * (kft_run.c) and the /proc interface (kft_proc.c).
+ */
+#ifndef _KERNEL_KFT_INTERNAL_H
+#define _KERNEL_KFT_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/kft.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+#include "kft_config.h"
+
+/*
+ * Run states, ordered so that the hooks' idle test is one comparison:
+ * a run is armed (the hooks do work) iff state >= KFT_PRIMED.
+ */
+enum kft_state {
+	KFT_NONE,		/* no run registered */
+	KFT_CONFIGURED,		/* config loaded, not primed */
+	KFT_COMPLETE,		/* stopped; the log can be read */
+	KFT_PRIMED,		/* waiting for the start trigger */
+	KFT_TRIGGERED,		/* logging */
+};
+
+/* Why logging started or stopped. */
+enum kft_reason {
+	KFT_BY_NONE,
+	KFT_BY_USER,
+	KFT_BY_ENTRY,
+	KFT_BY_EXIT,
+	KFT_BY_TIME,
+	KFT_BY_FULL,
+};
+
+/* One recorded call: 24 bytes. */
+struct kft_entry {
+	u64 time_cpu;		/* entry ns since run base | cpu << 48 */
+	s32 fn;			/* function, offset from _text */
+	s32 site;		/* call site, offset from _text */
+	u32 delta;		/* duration, see kft_delta_encode() */
+	s32 pid;		/* -1 in interrupt context */
+};
+static_assert(sizeof(struct kft_entry) == 24);
+
+#define KFT_TIME_BITS		48
+#define KFT_TIME_MASK		((1ULL << KFT_TIME_BITS) - 1)
+
+/* Durations below 2^31 ns are kept in ns, longer ones in us, flagged. */
+#define KFT_DELTA_US		0x80000000U
+#define KFT_DELTA_OPEN		0xffffffffU	/* exit not seen: prints -1 */
+#define KFT_DELTA_STACK		0xfffffffeU	/* stack watch chain: -2 */
+#define KFT_DELTA_MAX_US	0x7ffffffdU
+
+/* High bits of kft_frame.entry_ns. */
+#define KFT_FRAME_TRIGGER	(1ULL << 63)	/* log whatever the filters say */
+#define KFT_FRAME_IRQ		(1ULL << 62)	/* entered in interrupt context */
+#define KFT_FRAME_NS		(KFT_FRAME_IRQ - 1)
+
+/* Counters, kept per CPU. */
+enum kft_counter {
+	KFT_CNT_LOGGED,
+	KFT_CNT_FILTER_TIME,
+	KFT_CNT_FILTER_NOINTS,
+	KFT_CNT_FILTER_ONLYINTS,
+	KFT_CNT_FILTER_FUNCLIST,
+	KFT_CNT_NOT_FOUND,	/* exit whose entry the run never saw */
+	KFT_CNT_LOST_FULL,
+	KFT_CNT_LOST_REENTRY,	/* NMI inside the hook */
+	KFT_CNT_LOST_DEPTH,	/* shadow stack overflow */
+	KFT_CNT_NR,
+};
+
+/* Each CPU fills its own chunk of the shared log: no lock on the hot path. */
+#define KFT_CHUNK	64
+
+struct kft_cpu {
+	struct kft_entry *cur;
+	struct kft_entry *end;
+	unsigned int busy;		/* inside a hook: NMIs keep out */
+	unsigned long cnt[KFT_CNT_NR];
+};
+DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
+
+struct kft_run {
+	refcount_t ref;
+	struct kft_config cfg;
+	unsigned int id;
+	u32 gen;			/* tags shadow stacks; new per start */
+
+	/* Copies of cfg in the form the hooks test. */
+	unsigned long *funcs;		/* sorted */
+
+	struct kft_entry *log;
+	unsigned long capacity;
+	atomic_long_t next;		/* first log index no CPU has taken */
+	bool log_is_static;		/* boot buffer, not vmalloc()ed */
+
+	u64 base_ns;			/* first start; entry times count from it */
+	u64 start_ns;			/* start of the current (repeated) run */
+	u64 stop_ns;
+	enum kft_reason start_reason;
+	enum kft_reason stop_reason;
+	unsigned long start_fn;		/* function that fired the trigger */
+	unsigned long stop_fn;
+
+	unsigned long nr_logged;	/* valid, sorted entries; set by finish */
+	bool finished;
+};
+
+extern int kft_state;
+extern struct kft_run *kft_run;
+extern unsigned long kft_text_base;
+
+static inline bool kft_state_armed(int state)
+{
+	return state >= KFT_PRIMED;
+}
+
+static inline unsigned long kft_addr(s32 off)
+{
+	return kft_text_base + (long)off;
+}
+
+u64 kft_clock(void);
+void kft_stop(struct kft_run *run, enum kft_reason why, unsigned long fn,
+	      u64 now);
+void kft_trigger(struct kft_run *run, enum kft_reason why, unsigned long fn,
+		 u64 now);
+void kft_log_open_frames(struct kft_run *run);
+
+/* kft_run.c */
+struct kft_run *kft_run_create(struct kft_config *cfg);
+struct kft_run *kft_run_get(void);
+void kft_run_put(struct kft_run *run);
+void kft_run_install(struct kft_run *run);
+int kft_run_prime(void);
+int kft_run_start(void);
+int kft_run_stop(void);
+int kft_run_clear(void);
+void kft_run_finish(struct kft_run *run);
+unsigned long kft_run_counter(enum kft_counter c);
+int kft_resolve_name(void *priv, const char *name, unsigned long *addr);
+const char *kft_name_of(void *priv, unsigned long addr, char *buf,
+			size_t size);
+extern struct mutex kft_mutex;
+
+#endif /* _KERNEL_KFT_INTERNAL_H */

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KFT run lifecycle: create a run from a config, install it in place of the
+ * current one, prime/start/stop/clear it, and make its log readable.
+ *
+ * Everything here runs in process context under kft_mutex.  The hooks
+ * (kft.c) take no lock; before this code frees or reads a log it waits,
+ * in kft_sync(), until no CPU can still be inside a hook that saw the
+ * previous state.
+ */
+#include <linux/kallsyms.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "kft_internal.h"
+
+DEFINE_MUTEX(kft_mutex);
+static unsigned int kft_next_id;
+
+static void kft_sync_nop(void *info)
+{
+}
+
+/*
+ * Hooks run with interrupts off, so once every CPU has taken an IPI, none is
+ * still in a hook begun before it.  NMIs are waited for through ->busy.
+ */
+static void kft_sync(void)
+{
+	int cpu;
+
+	on_each_cpu(kft_sync_nop, NULL, 1);
+	for_each_online_cpu(cpu)
+		while (READ_ONCE(per_cpu(kft_cpu, cpu).busy))
+			cpu_relax();
+}
+
+static void kft_reset_cpus(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&kft_cpu, cpu), 0, sizeof(struct kft_cpu));
+}
+
+unsigned long kft_run_counter(enum kft_counter c)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(kft_cpu, cpu).cnt[c];
+	return sum;
+}
+
+static int kft_cmp_addr(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void kft_run_free(struct kft_run *run);
+
+/* Takes over cfg's contents (cfg is left empty), even on failure. */
+struct kft_run *kft_run_create(struct kft_config *cfg)
+{
+	struct kft_run *run;
+	unsigned int i;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run) {
+		kft_config_free(cfg);
+		return NULL;
+	}
+	refcount_set(&run->ref, 1);
+	run->cfg = *cfg;
+	kft_config_init(cfg);
+	if (run->cfg.nfuncs) {
+		run->funcs = kmalloc_array(run->cfg.nfuncs,
+					   sizeof(*run->funcs), GFP_KERNEL);
+		if (!run->funcs)
+			goto fail;
+		for (i = 0; i < run->cfg.nfuncs; i++)
+			run->funcs[i] = run->cfg.funcs[i].addr;
+		sort(run->funcs, run->cfg.nfuncs, sizeof(*run->funcs),
+		     kft_cmp_addr, NULL);
+	}
+	run->capacity = run->cfg.logentries;
+	run->log = vzalloc(array_size(run->capacity, sizeof(*run->log)));
+	if (!run->log)
+		goto fail;
+	return run;
+fail:
+	kft_run_free(run);
+	return NULL;
+}
+
+/* Readers of /proc/kft_data hold a reference across read() calls. */
+struct kft_run *kft_run_get(void)
+{
+	struct kft_run *run = kft_run;
+
+	lockdep_assert_held(&kft_mutex);
+	if (run)
+		refcount_inc(&run->ref);
+	return run;
+}
+
+void kft_run_put(struct kft_run *run)
+{
+	if (run && refcount_dec_and_test(&run->ref))
+		kft_run_free(run);
+}
+
+static void kft_run_free(struct kft_run *run)
+{
+	if (!run->log_is_static)
+		vfree(run->log);
+	kfree(run->funcs);
+	kft_config_free(&run->cfg);
+	kfree(run);
+}
+
+/* Replace the current run, which may be logging on other CPUs right now. */
+void kft_run_install(struct kft_run *run)
+{
+	struct kft_run *old = kft_run;
+
+	lockdep_assert_held(&kft_mutex);
+	WRITE_ONCE(kft_state, KFT_NONE);
+	kft_sync();
+	kft_reset_cpus();
+	run->id = ++kft_next_id;
+	run->gen = run->id << 16;
+	WRITE_ONCE(kft_run, run);
+	smp_store_release(&kft_state, KFT_CONFIGURED);
+	kft_run_put(old);
+}
+
+int kft_run_prime(void)
+{
+	struct kft_run *run = kft_run;
+
+	lockdep_assert_held(&kft_mutex);
+	if (!run)
+		return -ENOENT;
+	if (kft_state != KFT_CONFIGURED)
+		return -EBUSY;
+	smp_store_release(&kft_state, KFT_PRIMED);
+	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
+		kft_trigger(run, KFT_BY_USER, 0, kft_clock());
+	return 0;
+}
+
+int kft_run_start(void)
+{
+	struct kft_run *run = kft_run;
+
+	lockdep_assert_held(&kft_mutex);
+	if (!run)
+		return -ENOENT;
+	if (kft_state == KFT_CONFIGURED)
+		smp_store_release(&kft_state, KFT_PRIMED);
+	if (kft_state != KFT_PRIMED)
+		return -EBUSY;
+	kft_trigger(run, KFT_BY_USER, 0, kft_clock());
+	return 0;
+}
+
+int kft_run_stop(void)
+{
+	struct kft_run *run = kft_run;
+	int state;
+
+	lockdep_assert_held(&kft_mutex);
+	if (!run)
+		return -ENOENT;
+	do {
+		state = READ_ONCE(kft_state);
+		if (!kft_state_armed(state))
+			return -EINVAL;
+	} while (cmpxchg(&kft_state, state, KFT_COMPLETE) != state);
+	if (state == KFT_TRIGGERED) {
+		run->stop_ns = kft_clock();
+		run->stop_reason = KFT_BY_USER;
+		run->stop_fn = 0;
+	}
+	kft_sync();
+	return 0;
+}
+
+/* Empty the log and go back to configured, keeping the config. */
+int kft_run_clear(void)
+{
+	struct kft_run *run = kft_run;
+
+	lockdep_assert_held(&kft_mutex);
+	if (!run)
+		return -ENOENT;
+	if (kft_state_armed(kft_state))
+		return -EBUSY;
+	kft_sync();
+	kft_reset_cpus();
+	memset(run->log, 0, array_size(run->capacity, sizeof(*run->log)));
+	atomic_long_set(&run->next, 0);
+	run->base_ns = 0;
+	run->start_ns = 0;
+	run->stop_ns = 0;
+	run->start_reason = KFT_BY_NONE;
+	run->stop_reason = KFT_BY_NONE;
+	run->nr_logged = 0;
+	run->finished = false;
+	run->gen = (run->gen | 0xffff) + 1;
+	smp_store_release(&kft_state, KFT_CONFIGURED);
+	return 0;
+}
+
+static u64 kft_entry_time(const struct kft_entry *e)
+{
+	return e->time_cpu & KFT_TIME_MASK;
+}
+
+static u64 kft_entry_ns(const struct kft_entry *e)
+{
+	if (e->delta >= KFT_DELTA_STACK)
+		return U64_MAX;
+	if (e->delta & KFT_DELTA_US)
+		return (u64)(e->delta & ~KFT_DELTA_US) * 1000;
+	return e->delta;
+}
+
+/* By entry time; a caller entered in the same ns as its callee comes first. */
+static int kft_cmp_entry(const void *a, const void *b)
+{
+	const struct kft_entry *x = a, *y = b;
+	u64 tx = kft_entry_time(x), ty = kft_entry_time(y);
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	if (kft_entry_ns(x) != kft_entry_ns(y))
+		return kft_entry_ns(x) > kft_entry_ns(y) ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Make a stopped run's log readable, once: log the calls still open, squeeze
+ * out the slots CPUs reserved but did not fill, and sort by entry time.
+ */
+void kft_run_finish(struct kft_run *run)
+{
+	unsigned long i, n = 0, used;
+	int cpu;
+
+	lockdep_assert_held(&kft_mutex);
+	if (run->finished || kft_state_armed(kft_state) || !run->start_ns)
+		return;
+	kft_sync();
+	kft_log_open_frames(run);
+	used = min_t(unsigned long, atomic_long_read(&run->next),
+		     run->capacity);
+	for (i = 0; i < used; i++)
+		if (run->log[i].fn)
+			run->log[n++] = run->log[i];
+	if (n < used)
+		memset(run->log + n, 0, (used - n) * sizeof(*run->log));
+	sort(run->log, n, sizeof(*run->log), kft_cmp_entry, NULL);
+	/* Nothing more may be logged into the squeezed log. */
+	atomic_long_set(&run->next, run->capacity);
+	for_each_possible_cpu(cpu) {
+		per_cpu(kft_cpu, cpu).cur = NULL;
+		per_cpu(kft_cpu, cpu).end = NULL;
+	}
+	run->nr_logged = n;
+	run->finished = true;
+}
+
+struct kft_match {
+	unsigned long addr;
+	unsigned int n;
+	bool distinct;
+};
+
+static int kft_match_symbol(void *data, unsigned long addr)
+{
+	struct kft_match *m = data;
+
+	if (m->n++ && addr != m->addr)
+		m->distinct = true;
+	m->addr = addr;
+	return 0;
+}
+
+/* A name must name one function: static functions may share a name. */
+int kft_resolve_name(void *priv, const char *name, unsigned long *addr)
+{
+	struct kft_match m = { };
+
+	kallsyms_on_each_match_symbol(kft_match_symbol, name, &m);
+	if (m.distinct)
+		return -ENOTUNIQ;
+	if (!m.n)
+		m.addr = kallsyms_lookup_name(name);	/* modules */
+	if (!m.addr)
+		return -ENOENT;
+	*addr = m.addr;
+	return 0;
+}
+
+const char *kft_name_of(void *priv, unsigned long addr, char *buf,
+			size_t size)
+{
+	char name[KSYM_NAME_LEN];
+	unsigned long symsize, off;
+	char *mod;
+
+	if (!kallsyms_lookup(addr, &symsize, &off, &mod, name) || off)
+		return NULL;
+	strscpy(buf, name, size);
+	return buf;
+}

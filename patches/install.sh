@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install KFT into a Linux 6.12.y source tree, idempotently:
+#   - files under kernel/ include/ scripts/ Documentation/ arch/ are copied
+#     to the same path in the tree (Kconfig.kft goes to kernel/Kconfig.kft);
+#     an unchanged file is not touched, so rebuilds stay incremental;
+#   - patches/linux-6.12/series is applied with patch -p1; the applied copy
+#     is kept in $KSRC/.kft/, and a changed series is first reversed.
+#
+# usage: patches/install.sh KSRC
+set -euo pipefail
+
+die() { echo "kft-install: $*" >&2; exit 1; }
+
+[ $# -eq 1 ] || die "usage: $0 KSRC"
+ksrc=$(cd "$1" && pwd) || die "no kernel tree at $1"
+repo=$(cd "$(dirname "$0")/.." && pwd)
+series_dir=$repo/patches/linux-6.12
+state=$ksrc/.kft
+
+ver=$(make -s -C "$ksrc" kernelversion 2>/dev/null) || die "$ksrc: not a kernel tree"
+case $ver in
+6.12|6.12.*) ;;
+*) die "$ksrc is Linux $ver; KFT's patches are for 6.12.y" ;;
+esac
+
+copy() {	# copy SRC DST: only when the content differs
+	mkdir -p "$(dirname "$2")"
+	cmp -s "$1" "$2" || cp "$1" "$2"
+}
+
+cd "$repo"
+git_files() {
+	if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$repo" ls-files --cached --others --exclude-standard -- "$@"
+	else
+		find "$@" -type f
+	fi
+}
+for f in $(git_files kernel include scripts Documentation arch); do
+	[ -f "$f" ] && copy "$f" "$ksrc/$f"
+done
+copy Kconfig.kft "$ksrc/kernel/Kconfig.kft"
+
+# Patches: nothing to do if the same series is applied already.
+if [ -d "$state/patches" ] && diff -qr "$state/patches" "$series_dir" >/dev/null; then
+	echo "kft-install: $ksrc is up to date (Linux $ver)"
+	exit 0
+fi
+if [ -f "$state/patches/series" ]; then
+	echo "kft-install: reversing the previously applied series"
+	tac "$state/patches/series" | while read -r p; do
+		patch -s -p1 -R -d "$ksrc" < "$state/patches/$p" ||
+			die "cannot reverse $p: restore the tree and retry"
+	done
+fi
+while read -r p; do
+	if patch -s -p1 -R --dry-run -f -d "$ksrc" < "$series_dir/$p" >/dev/null 2>&1; then
+		echo "kft-install: $p already applied"
+		continue
+	fi
+	patch -s -p1 -N -d "$ksrc" < "$series_dir/$p" || die "$p does not apply to $ksrc"
+done < "$series_dir/series"
+rm -rf "$state"
+mkdir -p "$state"
+cp -r "$series_dir" "$state/patches"
+echo "kft-install: KFT installed in $ksrc (Linux $ver)"

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * addr2sym: turn the addresses in a KFT log (/proc/kft_data) into function
+ * names.  The function and caller columns of each data line become
+ * "name" (exact match) or "name+0xoff" (inside a function); an address no
+ * symbol holds stays as it is.  Header lines pass through.
+ *
+ * Symbols come from System.map or a saved /proc/kallsyms (-m, module
+ * symbols included) or from vmlinux (-e).  A log from a kernel whose base
+ * was randomised (KASLR) carries its text base in the header ("Kernel text
+ * base 0x..."); the difference to the map's _text is applied to every
+ * lookup.  --offset sets it by hand.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kft/symtab.h"
+
+#define KFT_VERSION "2.0"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: addr2sym (-m MAP | -e VMLINUX) [options] [LOG]\n"
+		"Replace the function and caller addresses in a KFT log with names.\n"
+		"\n"
+		"  -m, --map FILE       System.map or a saved /proc/kallsyms\n"
+		"  -e, --elf FILE       vmlinux (ELF symbol table)\n"
+		"  -o, --output FILE    write here instead of standard output\n"
+		"      --offset OFF     KASLR offset to subtract (default: from the log)\n"
+		"  -h, --help           this help\n"
+		"  -V, --version        version\n"
+		"LOG defaults to standard input.\n");
+}
+
+struct a2s {
+	struct kft_symtab st;
+	bool offset_given;
+	unsigned long lineno;
+	unsigned long warnings;
+	const char *path;
+};
+
+/* Write the name of addr (or the token itself) into out. */
+static const char *resolve(struct a2s *a, const char *tok, char *out,
+			   size_t len)
+{
+	const struct kft_sym *s;
+	uint64_t addr, off;
+	char *end;
+
+	errno = 0;
+	addr = strtoull(tok + 2, &end, 16);
+	if (errno || *end)
+		return tok;
+	s = kft_symtab_find(&a->st, addr, &off);
+	if (!s)
+		return tok;
+	if (!off)
+		snprintf(out, len, "%s", s->name);
+	else if (s->module)
+		snprintf(out, len, "%s+0x%" PRIx64 " [%s]", s->name, off,
+			 s->module);
+	else
+		snprintf(out, len, "%s+0x%" PRIx64, s->name, off);
+	return out;
+}
+
+static bool is_addr(const char *tok)
+{
+	return tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X') && tok[2];
+}
+
+/*
+ * A data line: entry delta pid function caller [cpu].  The two addresses
+ * become names; the other columns keep their text.
+ */
+static void data_line(struct a2s *a, char *line, FILE *out)
+{
+	char *tok[16], *save = NULL, fn[256], site[256];
+	int n = 0, first = -1;
+
+	for (char *t = strtok_r(line, " \t\n", &save); t && n < 16;
+	     t = strtok_r(NULL, " \t\n", &save))
+		tok[n++] = t;
+	if (n == 0) {
+		fputc('\n', out);
+		return;
+	}
+	for (int i = 0; i < n - 1; i++) {
+		if (is_addr(tok[i]) && is_addr(tok[i + 1])) {
+			first = i;
+			break;
+		}
+	}
+	if (first < 0) {
+		fprintf(stderr, "addr2sym: %s:%lu: no function and caller addresses; line kept\n",
+			a->path, a->lineno);
+		a->warnings++;
+		for (int i = 0; i < n; i++)
+			fprintf(out, i ? " %s" : "%s", tok[i]);
+		fputc('\n', out);
+		return;
+	}
+	for (int i = 0; i < first; i++)
+		fprintf(out, "%*s ", i == 0 ? 12 : i == 1 ? 12 : 6, tok[i]);
+	fprintf(out, "%32s %-40s",
+		resolve(a, tok[first], fn, sizeof(fn)),
+		resolve(a, tok[first + 1], site, sizeof(site)));
+	for (int i = first + 2; i < n; i++)
+		fprintf(out, " %4s", tok[i]);
+	fputc('\n', out);
+}
+
+/* Our own column header gets widths that fit names; others pass through. */
+static void column_header(const char *titles, const char *dashes, FILE *out)
+{
+	if (strstr(titles, "Function") && strstr(titles, "CPU")) {
+		fprintf(out, "%12s %12s %6s %32s %-40s %4s\n", "Entry", "Delta",
+			"PID", "Function", "Caller", "CPU");
+		fprintf(out, "------------ ------------ ------ %.32s %.40s ----\n",
+			"----------------------------------------",
+			"----------------------------------------");
+		return;
+	}
+	fputs(titles, out);
+	fputs(dashes, out);
+}
+
+static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
+{
+	const struct kft_sym *text = kft_symtab_named(&a->st, "_text");
+	char *line = NULL, *held = NULL;
+	bool header = true;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (a->offset_given)
+		a->st.bias = offset;
+	while ((len = getline(&line, &cap, in)) > 0) {
+		unsigned long long base;
+
+		a->lineno++;
+		if (!header) {
+			data_line(a, line, out);
+			continue;
+		}
+		if (!strncmp(line, "--------", 8)) {
+			column_header(held ? held : "", line, out);
+			header = false;
+			continue;
+		}
+		if (sscanf(line, "Kernel text base 0x%llx", &base) == 1 &&
+		    !a->offset_given && text)
+			a->st.bias = (int64_t)(base - text->addr);
+		if (held)
+			fputs(held, out);
+		free(held);
+		held = strdup(line);
+		if (!held) {
+			fprintf(stderr, "addr2sym: out of memory\n");
+			return 1;
+		}
+	}
+	if (held && header)
+		fputs(held, out);
+	free(held);
+	free(line);
+	if (a->lineno == 0)
+		fprintf(stderr, "addr2sym: %s: empty log\n", a->path);
+	return ferror(in) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "map", required_argument, NULL, 'm' },
+		{ "elf", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "offset", required_argument, NULL, 'O' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ }
+	};
+	const char *map = NULL, *elf = NULL, *output = NULL;
+	struct a2s a = { .path = "<stdin>" };
+	FILE *in = stdin, *out = stdout;
+	int64_t offset = 0;
+	char err[512];
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "m:e:o:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm': map = optarg; break;
+		case 'e': elf = optarg; break;
+		case 'o': output = optarg; break;
+		case 'O': {
+			char *end;
+
+			offset = strtoll(optarg, &end, 0);
+			if (*end) {
+				fprintf(stderr, "addr2sym: bad --offset '%s'\n", optarg);
+				return 2;
+			}
+			a.offset_given = true;
+			break;
+		}
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("addr2sym (KFT) %s\n", KFT_VERSION); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (!map == !elf || argc - optind > 1) {
+		usage(stderr);
+		return 2;
+	}
+	if ((map ? kft_symtab_load_map(&a.st, map, err, sizeof(err)) :
+		   kft_symtab_load_elf(&a.st, elf, err, sizeof(err)))) {
+		fprintf(stderr, "addr2sym: %s\n", err);
+		return 1;
+	}
+	if (optind < argc) {
+		a.path = argv[optind];
+		in = fopen(a.path, "r");
+		if (!in) {
+			fprintf(stderr, "addr2sym: %s: %s\n", a.path, strerror(errno));
+			kft_symtab_free(&a.st);
+			return 1;
+		}
+	}
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "addr2sym: %s: %s\n", output, strerror(errno));
+		return 1;
+	}
+	ret = translate(&a, in, out, offset);
+	if (in != stdin)
+		fclose(in);
+	if (fclose(out)) {
+		fprintf(stderr, "addr2sym: write error: %s\n", strerror(errno));
+		ret = 1;
+	}
+	kft_symtab_free(&a.st);
+	return ret;
+}

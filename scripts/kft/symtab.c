@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel symbol tables for the KFT host tools.  A map is read whole and its
+ * names are used in place; lookups are binary searches.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symtab.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int push(struct kft_symtab *st, size_t *cap, uint64_t addr,
+		uint64_t size, const char *name, const char *module)
+{
+	if (st->n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 4096;
+		struct kft_sym *n = realloc(st->syms, ncap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		st->syms = n;
+		*cap = ncap;
+	}
+	st->syms[st->n++] = (struct kft_sym){ addr, size, name, module };
+	return 0;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct kft_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct kft_sym *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+static int finish(struct kft_symtab *st, const char *path, char *err,
+		  size_t errlen)
+{
+	size_t i;
+
+	if (!st->n)
+		return fail(err, errlen, "%s: no function symbols", path);
+	qsort(st->syms, st->n, sizeof(*st->syms), by_addr);
+	st->by_name = malloc(st->n * sizeof(*st->by_name));
+	if (!st->by_name)
+		return fail(err, errlen, "out of memory");
+	for (i = 0; i < st->n; i++)
+		st->by_name[i] = &st->syms[i];
+	qsort(st->by_name, st->n, sizeof(*st->by_name), by_name);
+	return 0;
+}
+
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+	size_t len = 0, cap = 1 << 20;
+	char *buf = malloc(cap + 1);
+	FILE *f = fopen(path, "r");
+	size_t got;
+
+	if (!f || !buf) {
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		free(buf);
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += got;
+		if (len == cap) {
+			char *n = realloc(buf, cap * 2 + 1);
+
+			if (!n) {
+				free(buf);
+				fclose(f);
+				fail(err, errlen, "out of memory");
+				return NULL;
+			}
+			buf = n;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* "ffffffff81000000 T _text" or "ffffffffc0001000 t fn\t[module]" */
+int kft_symtab_load_map(struct kft_symtab *st, const char *path, char *err,
+			size_t errlen)
+{
+	size_t cap = 0, lineno = 0;
+	char *p, *next;
+
+	memset(st, 0, sizeof(*st));
+	st->text = slurp(path, err, errlen);
+	if (!st->text)
+		return -1;
+	for (p = st->text; *p; p = next) {
+		char *addr, *type, *name, *module = NULL, *end;
+		unsigned long long a;
+
+		next = strchr(p, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = p + strlen(p);
+		lineno++;
+		addr = strtok(p, " \t");
+		type = strtok(NULL, " \t");
+		name = strtok(NULL, " \t");
+		if (!addr || !type || !name || type[1])
+			return fail(err, errlen, "%s:%zu: not a symbol map line",
+				    path, lineno);
+		module = strtok(NULL, " \t");
+		if (module) {
+			size_t l = strlen(module);
+
+			if (module[0] != '[' || module[l - 1] != ']')
+				return fail(err, errlen,
+					    "%s:%zu: not a symbol map line",
+					    path, lineno);
+			module[l - 1] = '\0';
+			module++;
+		}
+		a = strtoull(addr, &end, 16);
+		if (*end)
+			return fail(err, errlen, "%s:%zu: bad address '%s'",
+				    path, lineno, addr);
+		if (!strchr("tTwW", type[0]) || !a)
+			continue;
+		if (push(st, &cap, a, 0, name, module))
+			return fail(err, errlen, "out of memory");
+	}
+	return finish(st, path, err, errlen);
+}
+
+int kft_symtab_load_elf(struct kft_symtab *st, const char *path, char *err,
+			size_t errlen)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0, names = 0, used = 0;
+	Elf *elf;
+	int fd;
+
+	memset(st, 0, sizeof(*st));
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return fail(err, errlen, "libelf: %s", elf_errmsg(-1));
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		close(fd);
+		return fail(err, errlen, "%s: not an ELF file", path);
+	}
+	/* First pass: size of all function names, kept in one block. */
+	for (int pass = 0; pass < 2; pass++) {
+		scn = NULL;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+			size_t i;
+
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+				continue;
+			d = elf_getdata(scn, NULL);
+			for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+				GElf_Sym s;
+				const char *n;
+
+				if (!gelf_getsym(d, i, &s) || !s.st_value)
+					continue;
+				n = elf_strptr(elf, sh.sh_link, s.st_name);
+				if (!n || !*n)
+					continue;
+				/* _text anchors the KASLR offset. */
+				if (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
+				    strcmp(n, "_text"))
+					continue;
+				if (!pass) {
+					names += strlen(n) + 1;
+					continue;
+				}
+				strcpy(st->text + used, n);
+				if (push(st, &cap, s.st_value, s.st_size,
+					 st->text + used, NULL)) {
+					elf_end(elf);
+					close(fd);
+					return fail(err, errlen, "out of memory");
+				}
+				used += strlen(n) + 1;
+			}
+		}
+		if (!pass && !(st->text = malloc(names + 1))) {
+			elf_end(elf);
+			close(fd);
+			return fail(err, errlen, "out of memory");
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return finish(st, path, err, errlen);
+}
+
+void kft_symtab_free(struct kft_symtab *st)
+{
+	free(st->syms);
+	free(st->by_name);
+	free(st->text);
+	memset(st, 0, sizeof(*st));
+}
+
+/* Largest gap a symbol of unknown size may cover (past the last symbol). */
+#define KFT_SYM_MAX_GUESS	0x10000
+
+const struct kft_sym *kft_symtab_find(const struct kft_symtab *st,
+				      uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi = st->n;
+	const struct kft_sym *s;
+
+	addr -= st->bias;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &st->syms[lo - 1];
+	*off = addr - s->addr;
+	if (s->size ? *off >= s->size :
+	    (lo == st->n && *off >= KFT_SYM_MAX_GUESS))
+		return NULL;
+	return s;
+}
+
+/* Index in by_name of the first symbol called name, or st->n. */
+static size_t first_named(const struct kft_symtab *st, const char *name)
+{
+	size_t lo = 0, hi = st->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(st->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < st->n && !strcmp(st->by_name[lo]->name, name) ? lo : st->n;
+}
+
+const struct kft_sym *kft_symtab_named(const struct kft_symtab *st,
+				       const char *name)
+{
+	size_t i = first_named(st, name);
+
+	return i < st->n ? st->by_name[i] : NULL;
+}
+
+int kft_symtab_addr(const struct kft_symtab *st, const char *name,
+		    uint64_t *addr)
+{
+	size_t i = first_named(st, name), j;
+
+	if (i == st->n)
+		return -ENOENT;
+	for (j = i + 1; j < st->n && !strcmp(st->by_name[j]->name, name); j++)
+		if (st->by_name[j]->addr != st->by_name[i]->addr)
+			return -ENOTUNIQ;
+	*addr = st->by_name[i]->addr + st->bias;
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel symbol tables for the KFT host tools: System.map, a saved
+ * /proc/kallsyms (module symbols included), or a vmlinux ELF file.
+ * Only function symbols are kept.
+ */
+#ifndef _KFT_SYMTAB_H
+#define _KFT_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kft_sym {
+	uint64_t addr;
+	uint64_t size;		/* 0: unknown, up to the next symbol */
+	const char *name;
+	const char *module;	/* NULL for the kernel image */
+};
+
+struct kft_symtab {
+	struct kft_sym *syms;	/* by address */
+	size_t n;
+	struct kft_sym **by_name;
+	char *text;		/* the map file, names point into it */
+	int64_t bias;		/* added to every address (KASLR offset) */
+};
+
+/* 0 on success; on failure -1 and a message in err. */
+int kft_symtab_load_map(struct kft_symtab *st, const char *path,
+			char *err, size_t errlen);
+int kft_symtab_load_elf(struct kft_symtab *st, const char *path,
+			char *err, size_t errlen);
+void kft_symtab_free(struct kft_symtab *st);
+
+/* The function holding addr, and the offset into it; NULL if none. */
+const struct kft_sym *kft_symtab_find(const struct kft_symtab *st,
+				      uint64_t addr, uint64_t *off);
+/* Address of a name: 0, -ENOENT, or -ENOTUNIQ (several functions). */
+int kft_symtab_addr(const struct kft_symtab *st, const char *name,
+		    uint64_t *addr);
+/* The address of a symbol, if present (used to find the KASLR offset). */
+const struct kft_sym *kft_symtab_named(const struct kft_symtab *st,
+				       const char *name);
+
+#endif /* _KFT_SYMTAB_H */

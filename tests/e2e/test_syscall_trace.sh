@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End to end, with GCC and with Clang: build the reference KFT kernel, boot
+# it in QEMU on 2 CPUs, trace one openat() of a guest program from entry to
+# exit of __x64_sys_openat (configured by name through /proc/kft), bring the
+# log back, resolve it with addr2sym and check what it says.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+BUILD=${BUILD:-build}
+COMPILERS=${KFT_COMPILERS:-gcc clang}
+
+syscall_test() {
+	local cc=$1 kdir out pid log
+	out=$BUILD/e2e/syscall-$cc
+
+	kdir=$(tests/lib/kbuild.sh kft "$cc" | tail -n 1)
+	ok $? "$cc: reference KFT kernel builds" || return
+	[ -f "$kdir/arch/x86/boot/bzImage" ] || return
+
+	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" syscall
+	ok $? "$cc: kernel boots in QEMU, guest traces openat, no oops or warning"
+	log=$out/syscall.out
+	[ -f "$log" ] || return
+
+	pid=$(sed -n 's/^kft-do: pid \([0-9]*\)$/\1/p' "$log")
+	grep -q '^status: run id 1, primed, triggered, complete' "$log"
+	ok $? "$cc: /proc/kft says the run is complete"
+	grep -q 'Logging started at [0-9]* usec by entry to function __x64_sys_openat' "$log" &&
+	grep -q 'Logging stopped at [0-9]* usec by exit from function __x64_sys_openat' "$log"
+	ok $? "$cc: the log names the start and stop triggers"
+
+	sed -n '/^=== data$/,$p' "$log" | tail -n +2 > "$out/raw.log"
+	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/raw.log" > "$out/resolved.log"
+	ok $? "$cc: addr2sym resolves the log (ASan/UBSan build)"
+	awk -f tests/lib/calltree.awk "$out/resolved.log" > "$out/tree.txt"
+
+	read -r _ root rpid rdelta < <(grep '^root ' "$out/tree.txt")
+	[ "${root:-}" = __x64_sys_openat ]
+	ok $? "$cc: the first call is __x64_sys_openat (got ${root:-none})"
+	[ -n "$pid" ] && [ "${rpid:-}" = "$pid" ]
+	ok $? "$cc: it ran in the guest program's pid ($pid, got ${rpid:-none})"
+	awk -v d="${rdelta:-0}" 'BEGIN { exit !(d > 0 && d < 1000000) }'
+	ok $? "$cc: it has a plausible duration (${rdelta:-none} us)"
+	for fn in do_sys_openat2 do_filp_open path_openat; do
+		grep -q "^call $fn " "$out/tree.txt"
+		ok $? "$cc: callee $fn is in the trace"
+	done
+	grep -q '^child \(__se_sys_openat\|do_sys_openat2\)$' "$out/tree.txt"
+	ok $? "$cc: the openat implementation nests directly under __x64_sys_openat"
+	! grep '^error' "$out/tree.txt" >&2
+	ok $? "$cc: calls nest, entry times increase, callee durations add up"
+	awk -v p="$pid" '$1 == "call" && $3 != p && $3 != -1 { bad = 1 } END { exit bad }' "$out/tree.txt"
+	ok $? "$cc: every call ran in the program's pid or in an interrupt"
+	n=$(sed -n 's/^calls //p' "$out/tree.txt")
+	[ "${n:-0}" -ge 20 ]
+	ok $? "$cc: the trace holds the whole system call (${n:-0} calls)"
+	grep -q '^Entries lost = 0$' "$out/raw.log"
+	ok $? "$cc: no entries lost"
+}
+
+for cc in $COMPILERS; do
+	syscall_test "$cc"
+done
+tap_done

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel in QEMU (software emulation) with the test initramfs, run
+# guest test steps, and bring their output back.
+#
+# usage: tests/lib/qemu-run.sh [options] BUILD_DIR OUTDIR STEP[,STEP...]
+#   -s N        virtual CPUs (default 1)
+#   -a ARGS     extra kernel command line
+#   -t SECS     timeout (default 300)
+#   -i FILE     initramfs (default: build it into OUTDIR)
+# BUILD_DIR holds arch/x86/boot/bzImage.  In OUTDIR: console.log (the
+# kernel's console), serial.out (what the guest framed), STEP.out and
+# STEP.rc for each step, dmesg.out.  Exit status 0 only if the guest ran
+# every step and each returned 0; otherwise the console's tail is shown.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib/common.sh"
+
+smp=1 append="" timeout=300 initrd=""
+while getopts "s:a:t:i:" o; do
+	case $o in
+	s) smp=$OPTARG ;;
+	a) append=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	i) initrd=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] BUILD_DIR OUTDIR STEPS"
+build=$1 outdir=$2 steps=$3
+kernel=$build/arch/x86/boot/bzImage
+[ -f "$kernel" ] || kft_die "no kernel at $kernel"
+mkdir -p "$outdir"
+rm -f "$outdir"/*.out "$outdir"/*.rc "$outdir/console.log"
+if [ -z "$initrd" ]; then
+	initrd=$outdir/initramfs.cpio.gz
+	"$repo/tests/lib/initramfs.sh" "$initrd"
+fi
+
+start=$SECONDS
+set +e
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
+	-machine pc -accel tcg -cpu max -smp "$smp" -m 512M \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$outdir/console.log" -serial "file:$outdir/serial.out" \
+	</dev/null >"$outdir/qemu.log" 2>&1
+qrc=$?
+set -e
+elapsed=$((SECONDS - start))
+
+# Split the framed output into STEP.out / STEP.rc.
+awk -v dir="$outdir" '
+	/^=== KFT-BEGIN / { name = $3; file = dir "/" name ".out"; printf "" > file; next }
+	/^=== KFT-END /   { split($4, a, "="); print a[2] > (dir "/" $3 ".rc"); close(file); file = ""; next }
+	file != ""        { print > file }
+' "$outdir/serial.out"
+
+fail=0
+if ! grep -q '^=== KFT-DONE' "$outdir/serial.out"; then
+	[ $qrc -eq 124 ] && echo "qemu-run: timeout after ${timeout}s" >&2
+	echo "qemu-run: the guest did not finish (qemu exit $qrc)" >&2
+	fail=1
+fi
+for s in $(echo "$steps" | tr ',' ' '); do
+	rc=$(cat "$outdir/$s.rc" 2>/dev/null || echo missing)
+	if [ "$rc" != 0 ]; then
+		echo "qemu-run: guest step $s: rc=$rc" >&2
+		[ -f "$outdir/$s.out" ] && tail -n 20 "$outdir/$s.out" >&2
+		fail=1
+	fi
+done
+if grep -qE 'Oops|BUG:|WARNING:|Kernel panic|general protection|lockdep' "$outdir/console.log"; then
+	echo "qemu-run: the kernel log reports a problem" >&2
+	fail=1
+fi
+if [ $fail -ne 0 ]; then
+	echo "--- console (last 40 lines of $outdir/console.log)" >&2
+	tail -n 40 "$outdir/console.log" >&2
+	exit 1
+fi
+kft_log "guest ran $steps on $smp CPU(s) in ${elapsed}s"

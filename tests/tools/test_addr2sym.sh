@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# addr2sym on fixtures: names, offsets, modules, vmlinux, KASLR, errors.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+A2S=${BUILD:-build}/asan/addr2sym
+fx=tests/tools/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$A2S" -m $fx/System.map $fx/raw.log > "$tmp/out" 2> "$tmp/err"
+ok $? "resolves a log against System.map"
+diff -u $fx/resolved.expected "$tmp/out"
+ok $? "output: exact name, name+0xoff, unknown address kept, columns aligned"
+grep -q 'raw.log:22: no function and caller addresses' "$tmp/err"
+ok $? "a malformed data line is a warning with its line number"
+
+"$A2S" -m $fx/System.map < $fx/raw.log | cmp -s - $fx/resolved.expected
+ok $? "reads standard input"
+
+# KASLR: the same log from a kernel loaded 0x19000000 higher.
+sed -e 's/0xffffffff81/0xffffffff9a/g' $fx/raw.log > "$tmp/kaslr.log"
+"$A2S" -m $fx/System.map "$tmp/kaslr.log" 2>/dev/null |
+	grep -v '^Kernel text base' > "$tmp/kaslr.out"
+grep -v '^Kernel text base' $fx/resolved.expected | diff -u - "$tmp/kaslr.out"
+ok $? "KASLR: the log's text base shifts lookups into an unrandomised map"
+"$A2S" -m $fx/System.map --offset 0x19000000 "$tmp/kaslr.log" 2>/dev/null |
+	grep -q ' start_kernel startup_64+0x40 '
+ok $? "KASLR: --offset by hand"
+
+printf -- '--------\n 1.0 2.0 3 0xffffffffc0001000 0xffffffffc0001104 0\n' > "$tmp/mod.log"
+"$A2S" -m $fx/kallsyms.txt "$tmp/mod.log" > "$tmp/mod.out"
+grep -q ' mod_fn mod_other+0x4 \[mymod\]' "$tmp/mod.out"
+ok $? "kallsyms with module symbols"
+
+# vmlinux: an ELF file with functions at kernel addresses.
+cat > "$tmp/k.c" <<'C'
+void start_kernel(void) { }
+void do_fork(void) { start_kernel(); }
+void _start(void) { do_fork(); }
+C
+if gcc -O0 -nostdlib -static -no-pie -fno-pic -Wl,-Ttext=0xffffffff81000000 \
+	-Wl,--defsym=_text=0xffffffff81000000 -o "$tmp/vmlinux" "$tmp/k.c" 2>"$tmp/ld.err"; then
+	addr=$(nm "$tmp/vmlinux" | awk '$3 == "do_fork" { print $1 }')
+	printf -- '--------\n 1.0 2.0 3 0x%s 0x%s 0\n' "$addr" "$addr" |
+		sed 's/0x\([0-9a-f]*\) 0\(x[0-9a-f]*\) 0$/0x\1 0\2 0/' > "$tmp/elf.log"
+	"$A2S" -e "$tmp/vmlinux" "$tmp/elf.log" | grep -q ' do_fork do_fork '
+	ok $? "vmlinux symbols through libelf"
+else
+	cat "$tmp/ld.err"
+	ok 1 "could not link a test vmlinux"
+fi
+
+"$A2S" -m $fx/System.map /nonexistent 2> "$tmp/err"
+[ $? -ne 0 ] && grep -q 'nonexistent' "$tmp/err"
+ok $? "missing log: error and non-zero exit"
+"$A2S" -m /nonexistent $fx/raw.log 2> "$tmp/err"
+[ $? -ne 0 ] && grep -q 'nonexistent' "$tmp/err"
+ok $? "missing map: error and non-zero exit"
+"$A2S" -m $fx/raw.log $fx/raw.log 2> "$tmp/err"
+[ $? -ne 0 ] && grep -q 'not a symbol map line' "$tmp/err"
+ok $? "a log given as map: error with line number"
+"$A2S" $fx/raw.log 2>/dev/null
+[ $? -eq 2 ]
+ok $? "no symbols given: usage error"
+: | "$A2S" -m $fx/System.map > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && [ ! -s "$tmp/out" ] && grep -q 'empty log' "$tmp/err"
+ok $? "empty input: a warning, nothing written"
+"$A2S" --help | grep -q '^usage: addr2sym'
+ok $? "--help"
+"$A2S" --version | grep -q 'addr2sym (KFT)'
+ok $? "--version"
+tap_done

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the KFT config language: kernel/kft_config.c compiled as
+ * it is, against scripts/kft/include.  Every statement, the round trip
+ * through kft_config_print(), name resolution, and a table of bad configs
+ * with the error each must give.
+ */
+#include <linux/kernel.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kft_config.h"
+#include "tap.h"
+
+static int parse(struct kft_config *cfg, const char *text,
+		 struct kft_config_error *err)
+{
+	return kft_config_parse(cfg, text, strlen(text), 0, err);
+}
+
+static void test_full_config(void)
+{
+	static const char text[] =
+		"# a comment\n"
+		"new\n"
+		"begin\n"
+		"  trigger start entry 0xffffffff81001000   # the start\n"
+		"  trigger stop time 5ms\n"
+		"  filter mintime 10\n"
+		"  filter maxtime 400\n"
+		"  filter noints\n"
+		"  filter funclist do_fork 0xffffffff81002000 sys_read fend\n"
+		"  logentries 500\n"
+		"  autorepeat\n"
+		"  watch worst-stack 4096\n"
+		"end\n";
+	struct kft_config_error err;
+	struct kft_config cfg;
+	int ret = parse(&cfg, text, &err);
+
+	tap_ok(ret == 0, "full config parses (%s)", ret ? err.msg : "ok");
+	tap_ok(cfg.start.kind == KFT_TRIGGER_ENTRY &&
+	       cfg.start.fn.addr == 0xffffffff81001000UL &&
+	       !cfg.start.fn.name, "trigger start entry by address");
+	tap_ok(cfg.stop.kind == KFT_TRIGGER_TIME &&
+	       cfg.stop.time_ns == 5000000, "trigger stop time with ms suffix");
+	tap_ok(cfg.mintime_ns == 10000 && cfg.maxtime_ns == 400000,
+	       "bare times are microseconds");
+	tap_ok(cfg.noints && !cfg.onlyints, "filter noints");
+	tap_ok(cfg.nfuncs == 3 && !strcmp(cfg.funcs[0].name, "do_fork") &&
+	       cfg.funcs[1].addr == 0xffffffff81002000UL &&
+	       !strcmp(cfg.funcs[2].name, "sys_read"),
+	       "funclist keeps names and addresses in order");
+	tap_ok(cfg.logentries == 500, "logentries");
+	tap_ok(cfg.autorepeat, "autorepeat");
+	tap_ok(cfg.watch == KFT_WATCH_WORST_STACK && cfg.watch_bytes == 4096,
+	       "watch worst-stack");
+	tap_ok(cfg.funcs[0].line == 9 &&
+	       !strncmp(text + cfg.funcs[0].offset, "do_fork",
+			cfg.funcs[0].len), "names remember line and place");
+	kft_config_free(&cfg);
+}
+
+static int fake_lookup(void *priv, const char *name, unsigned long *addr)
+{
+	(void)priv;
+	if (!strcmp(name, "dup"))
+		return -ENOTUNIQ;
+	if (!strcmp(name, "missing"))
+		return -ENOENT;
+	*addr = 0xffffffff80000000UL + strlen(name);
+	return 0;
+}
+
+static const char *fake_name(void *priv, unsigned long addr, char *buf,
+			     size_t size)
+{
+	(void)priv;
+	snprintf(buf, size, "fn_%lx", addr & 0xfff);
+	return buf;
+}
+
+static void test_resolve_and_round_trip(void)
+{
+	struct kft_config cfg, again;
+	struct kft_config_error err;
+	char out[1024], out2[1024];
+	size_t need;
+
+	parse(&cfg, "new trigger start entry start_kernel trigger stop exit "
+		    "to_userspace filter mintime 1500ns filter onlyints "
+		    "filter funclist a bb fend logentries 7 end", &err);
+	tap_ok(kft_config_resolve(&cfg, fake_lookup, NULL, &err) == 0 &&
+	       cfg.start.fn.addr == 0xffffffff8000000cUL &&
+	       cfg.funcs[1].addr == 0xffffffff80000002UL,
+	       "names resolve through the lookup");
+	need = kft_config_print(&cfg, out, sizeof(out), fake_name, NULL);
+	tap_ok(need == strlen(out), "print returns its length");
+	tap_ok(kft_config_print(&cfg, NULL, 0, NULL, NULL) > 0,
+	       "print can measure without a buffer");
+	tap_ok(strstr(out, "filter mintime 1500ns") != NULL,
+	       "sub-microsecond time printed with its unit");
+	tap_ok(parse(&again, out, &err) == 0, "printed config parses back");
+	kft_config_print(&again, out2, sizeof(out2), fake_name, NULL);
+	tap_ok(!strcmp(out, out2), "round trip is exact");
+	tap_ok(again.mintime_ns == 1500 && again.onlyints &&
+	       again.logentries == 7 && again.nfuncs == 2,
+	       "round trip keeps every setting");
+	kft_config_free(&cfg);
+	kft_config_free(&again);
+
+	parse(&cfg, "new trigger start entry dup end", &err);
+	tap_ok(kft_config_resolve(&cfg, fake_lookup, NULL, &err) == -ENOTUNIQ &&
+	       !strcmp(err.token, "dup") &&
+	       !strcmp(err.msg, "ambiguous function name"),
+	       "ambiguous name is named in the error");
+	kft_config_free(&cfg);
+	parse(&cfg, "new\nfilter funclist a\n missing fend end", &err);
+	tap_ok(kft_config_resolve(&cfg, fake_lookup, NULL, &err) == -ENOENT &&
+	       err.line == 3 && !strcmp(err.msg, "unknown function"),
+	       "unknown name: error gives its line");
+	kft_config_free(&cfg);
+}
+
+static void test_static_form(void)
+{
+	struct kft_config_error err;
+	struct kft_config cfg;
+	static const char text[] =
+		"trigger start entry start_kernel\n"
+		"trigger stop entry to_userspace\n"
+		"filter funclist schedule, do_fork\n"
+		"filter mintime 500\n";
+	int ret = kft_config_parse(&cfg, text, strlen(text),
+				   KFT_PARSE_STATIC, &err);
+
+	tap_ok(ret == 0 && cfg.nfuncs == 2 && cfg.mintime_ns == 500000,
+	       "static form: no new/end, commas, funclist without fend");
+	kft_config_free(&cfg);
+	tap_ok(kft_config_complete("new\nbegin\n", 10) == false &&
+	       kft_config_complete("new # end\n", 10) == false &&
+	       kft_config_complete("new\nend\n", 8) == true,
+	       "config_complete finds end outside comments");
+}
+
+static void test_times(void)
+{
+	u64 ns;
+
+	tap_ok(!kft_parse_time("7", &ns) && ns == 7000, "time: bare us");
+	tap_ok(!kft_parse_time("7ns", &ns) && ns == 7, "time: ns");
+	tap_ok(!kft_parse_time("7us", &ns) && ns == 7000, "time: us");
+	tap_ok(!kft_parse_time("7ms", &ns) && ns == 7000000, "time: ms");
+	tap_ok(!kft_parse_time("7s", &ns) && ns == 7000000000ULL, "time: s");
+	tap_ok(kft_parse_time("99999999999999999999", &ns) != 0,
+	       "time: overflow refused");
+	tap_ok(kft_parse_time("18446744073709551s", &ns) == -ERANGE,
+	       "time: overflow in unit refused");
+}
+
+/* Bad configs: each must fail, at the right line, with the right words. */
+static const struct {
+	const char *text;
+	unsigned int line;
+	const char *msg;
+} bad[] = {
+	{ "", 1, "empty config" },
+	{ "   \n# only a comment\n", 3, "empty config" },
+	{ "begin end", 1, "a config starts with new" },
+	{ "trigger start entry 0x10 end", 1, "a config starts with new" },
+	{ "new", 1, "missing end" },
+	{ "new begin trigger start entry 0x10", 1, "missing end" },
+	{ "new new end", 1, "new given twice" },
+	{ "new end end", 1, "text after end" },
+	{ "new end trigger", 1, "text after end" },
+	{ "new bogus end", 1, "unknown keyword" },
+	{ "new\n\nfrobnicate\nend", 3, "unknown keyword" },
+	{ "new trigger", 1, "missing start or stop" },
+	{ "new trigger begin 0x1 end", 1, "expected start or stop" },
+	{ "new trigger start", 1, "missing entry, exit or time" },
+	{ "new trigger start enter 0x10 end", 1, "expected entry, exit or time" },
+	{ "new trigger start entry", 1, "missing function" },
+	{ "new trigger start entry 0x end", 1, "bad function address" },
+	{ "new trigger start entry 0xzz end", 1, "bad function address" },
+	{ "new trigger start entry 0x0 end", 1, "bad function address" },
+	{ "new trigger start entry 0x1ffffffffffffffff end", 1, "bad function address" },
+	{ "new trigger start entry 1234 end", 1, "function must be a name or a 0x address" },
+	{ "new trigger start entry foo-bar end", 1, "bad function name" },
+	{ "new trigger start entry foo/bar end", 1, "bad function name" },
+	{ "new trigger start entry "
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	  "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	  " end", 1, "function name too long" },
+	{ "new trigger start entry a trigger start exit b end", 1, "trigger given twice" },
+	{ "new trigger stop time 1 trigger stop time 2 end", 1, "trigger given twice" },
+	{ "new trigger start time end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new trigger start time", 1, "missing time" },
+	{ "new trigger stop time -5 end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new trigger stop time 5m end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new trigger stop time 5.5 end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new trigger stop time ms end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new trigger stop time 99999999999999999999999 end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new filter", 1, "missing filter kind" },
+	{ "new filter everything end", 1, "expected mintime, maxtime, noints, onlyints or funclist" },
+	{ "new filter mintime", 1, "missing time" },
+	{ "new filter mintime abc end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new filter maxtime 1x end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new filter noints filter onlyints end", 1, "noints and onlyints exclude each other" },
+	{ "new filter mintime 10 filter maxtime 5 end", 1, "maxtime is below mintime" },
+	{ "new filter funclist fend end", 1, "empty funclist" },
+	{ "new filter funclist end", 1, "empty funclist" },
+	{ "new filter funclist a fend filter funclist b fend end", 1, "funclist given twice" },
+	{ "new filter funclist a 99 fend end", 1, "function must be a name or a 0x address" },
+	{ "new filter funclist a b@c fend end", 1, "bad function name" },
+	{ "new logentries end", 1, "bad number" },
+	{ "new logentries", 1, "missing number" },
+	{ "new logentries 0 end", 1, "logentries must be 1..16777216" },
+	{ "new logentries 16777217 end", 1, "logentries must be 1..16777216" },
+	{ "new logentries -1 end", 1, "bad number" },
+	{ "new logentries 12ab end", 1, "bad number" },
+	{ "new logentries 0x100 end", 1, "bad number" },
+	{ "new logentries 99999999999999999999999 end", 1, "bad number" },
+	{ "new watch", 1, "missing stack or worst-stack" },
+	{ "new watch heap 10 end", 1, "expected stack or worst-stack" },
+	{ "new watch stack end", 1, "bad number" },
+	{ "new watch stack 0 end", 1, "stack threshold out of range" },
+	{ "new watch stack 99999999 end", 1, "stack threshold out of range" },
+	{ "new\nbegin\n  filter mintime 10\n  trigger stop exit\nend", 4, "missing function" },
+	{ "new autorepeat autorepeat2 end", 1, "unknown keyword" },
+	{ "new fend end", 1, "unknown keyword" },
+};
+
+static void test_bad_configs(void)
+{
+	struct kft_config_error err;
+	struct kft_config cfg;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int ret = parse(&cfg, bad[i].text, &err);
+
+		tap_ok(ret == -EINVAL && err.line == bad[i].line && err.msg &&
+		       !strcmp(err.msg, bad[i].msg) && cfg.nfuncs == 0 &&
+		       !cfg.funcs,
+		       "bad config %u refused at line %u: %s (got %d, line %u: %s)",
+		       i, bad[i].line, bad[i].msg, ret, err.line,
+		       err.msg ? err.msg : "-");
+	}
+	tap_ok(ARRAY_SIZE(bad) >= 50, "at least 50 bad configs (%zu)",
+	       ARRAY_SIZE(bad));
+}
+
+static void test_nul_and_long_input(void)
+{
+	struct kft_config_error err;
+	struct kft_config cfg;
+	size_t n = 3000, i, len = 0;
+	char *text = malloc(n * 16 + 64);
+
+	len += sprintf(text, "new filter funclist");
+	for (i = 0; i < n; i++)
+		len += sprintf(text + len, " f%zu", i);
+	len += sprintf(text + len, " fend end");
+	tap_ok(kft_config_parse(&cfg, text, len, 0, &err) == 0 &&
+	       cfg.nfuncs == n, "funclist of %zu names in %zu bytes", n, len);
+	kft_config_free(&cfg);
+	free(text);
+	tap_ok(kft_config_parse(&cfg, "new\0 end", 8, 0, &err) == 0,
+	       "NUL bytes are separators, not terminators");
+	kft_config_free(&cfg);
+}
+
+int main(void)
+{
+	test_full_config();
+	test_resolve_and_round_trip();
+	test_static_form();
+	test_times();
+	test_bad_configs();
+	test_nul_and_long_input();
+	return tap_done();
+}

@@ -97,7 +97,7 @@ static notrace int kft_pid(void)
 void notrace kft_trigger(struct kft_run *run, enum kft_reason why,
 			 unsigned long fn, u64 now)
 {
-	if (cmpxchg(&kft_state, KFT_PRIMED, KFT_TRIGGERED) != KFT_PRIMED)
+	if (raw_cmpxchg(&kft_state, KFT_PRIMED, KFT_TRIGGERED) != KFT_PRIMED)
 		return;
 	if (!run->base_ns)
 		run->base_ns = now;
@@ -114,7 +114,7 @@ void notrace kft_stop(struct kft_run *run, enum kft_reason why,
 	int next = run->cfg.autorepeat && why != KFT_BY_FULL ?
 		   KFT_PRIMED : KFT_COMPLETE;
 
-	if (cmpxchg(&kft_state, KFT_TRIGGERED, next) != KFT_TRIGGERED)
+	if (raw_cmpxchg(&kft_state, KFT_TRIGGERED, next) != KFT_TRIGGERED)
 		return;
 	run->stop_ns = now;
 	run->stop_reason = why;

@@ -7,6 +7,7 @@
 #define _KERNEL_KFT_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/kft.h>
 #include <linux/mutex.h>
@@ -46,6 +47,7 @@ struct kft_entry {
 	u32 delta;		/* duration, see kft_delta_encode() */
 	s32 pid;		/* -1 in interrupt context */
 };
+
 static_assert(sizeof(struct kft_entry) == 24);
 
 #define KFT_TIME_BITS		48
@@ -58,8 +60,8 @@ static_assert(sizeof(struct kft_entry) == 24);
 #define KFT_DELTA_MAX_US	0x7ffffffdU
 
 /* High bits of kft_frame.entry_ns. */
-#define KFT_FRAME_TRIGGER	(1ULL << 63)	/* log whatever the filters say */
-#define KFT_FRAME_IRQ		(1ULL << 62)	/* entered in interrupt context */
+#define KFT_FRAME_TRIGGER	BIT_ULL(63)	/* log whatever the filters say */
+#define KFT_FRAME_IRQ		BIT_ULL(62)	/* entered in interrupt context */
 #define KFT_FRAME_NS		(KFT_FRAME_IRQ - 1)
 
 /* Counters, kept per CPU. */

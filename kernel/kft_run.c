@@ -19,6 +19,7 @@
 
 #include "kft_internal.h"
 
+/* Serialises configuration, commands and readers; never taken by hooks. */
 DEFINE_MUTEX(kft_mutex);
 static unsigned int kft_next_id;
 
@@ -38,6 +39,12 @@ static void kft_sync(void)
 	for_each_online_cpu(cpu)
 		while (READ_ONCE(per_cpu(kft_cpu, cpu).busy))
 			cpu_relax();
+}
+
+static void kft_set_state(int state)
+{
+	/* Publish the run's fields before hooks see the state that uses them. */
+	smp_store_release(&kft_state, state);
 }
 
 static void kft_reset_cpus(void)
@@ -140,7 +147,7 @@ void kft_run_install(struct kft_run *run)
 	run->id = ++kft_next_id;
 	run->gen = run->id << 16;
 	WRITE_ONCE(kft_run, run);
-	smp_store_release(&kft_state, KFT_CONFIGURED);
+	kft_set_state(KFT_CONFIGURED);
 	kft_run_put(old);
 }
 
@@ -153,7 +160,7 @@ int kft_run_prime(void)
 		return -ENOENT;
 	if (kft_state != KFT_CONFIGURED)
 		return -EBUSY;
-	smp_store_release(&kft_state, KFT_PRIMED);
+	kft_set_state(KFT_PRIMED);
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
 		kft_trigger(run, KFT_BY_USER, 0, kft_clock());
 	return 0;
@@ -167,7 +174,7 @@ int kft_run_start(void)
 	if (!run)
 		return -ENOENT;
 	if (kft_state == KFT_CONFIGURED)
-		smp_store_release(&kft_state, KFT_PRIMED);
+		kft_set_state(KFT_PRIMED);
 	if (kft_state != KFT_PRIMED)
 		return -EBUSY;
 	kft_trigger(run, KFT_BY_USER, 0, kft_clock());
@@ -218,7 +225,7 @@ int kft_run_clear(void)
 	run->nr_logged = 0;
 	run->finished = false;
 	run->gen = (run->gen | 0xffff) + 1;
-	smp_store_release(&kft_state, KFT_CONFIGURED);
+	kft_set_state(KFT_CONFIGURED);
 	return 0;
 }
 

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Write KFT as one patch for Linux 6.12.y to standard output, the way the
+# original KFT was distributed: the new files, then the series of hunks to
+# existing files.  Apply with: cd linux-6.12 && patch -p1 < kft.patch
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+
+newfile() {	# newfile REPO-PATH TREE-PATH
+	local n
+	n=$(wc -l < "$1")
+	echo "diff -uN a/$2 b/$2"
+	echo "--- /dev/null"
+	echo "+++ b/$2"
+	echo "@@ -0,0 +1,$n @@"
+	sed 's/^/+/' "$1"
+}
+
+echo "KFT (Kernel Function Trace) for Linux 6.12, $(git describe --always --dirty 2>/dev/null || echo unknown)"
+echo
+for f in $(git ls-files kernel include scripts Documentation arch | sort); do
+	newfile "$f" "$f"
+done
+newfile Kconfig.kft kernel/Kconfig.kft
+while read -r p; do
+	cat "patches/linux-6.12/$p"
+done < patches/linux-6.12/series

@@ -48,20 +48,43 @@ if [ -d "$state/patches" ] && diff -qr "$state/patches" "$series_dir" >/dev/null
 	echo "kft-install: $ksrc is up to date (Linux $ver)"
 	exit 0
 fi
+
+# Work on copies of the files the old and new series touch: reverse the old
+# series there, apply the new one, and copy back only the files whose
+# content changed, so that unchanged files keep their timestamps and a
+# rebuild stays incremental.
+touched() {	# the files a series' patches touch
+	local dir=$1 p
+	[ -f "$dir/series" ] || return 0
+	while read -r p; do
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$dir/$p"
+	done < "$dir/series"
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mapfile -t files < <({ touched "$state/patches"; touched "$series_dir"; } | sort -u)
+for f in "${files[@]}"; do
+	[ -f "$ksrc/$f" ] || die "$ksrc/$f is missing"
+	mkdir -p "$work/$(dirname "$f")"
+	cp -p "$ksrc/$f" "$work/$f"
+done
 if [ -f "$state/patches/series" ]; then
-	echo "kft-install: reversing the previously applied series"
 	tac "$state/patches/series" | while read -r p; do
-		patch -s -p1 -R -d "$ksrc" < "$state/patches/$p" ||
-			die "cannot reverse $p: restore the tree and retry"
+		patch -s -p1 -R -d "$work" < "$state/patches/$p" ||
+			die "cannot reverse the installed $p: restore the tree and retry"
 	done
 fi
 while read -r p; do
-	if patch -s -p1 -R --dry-run -f -d "$ksrc" < "$series_dir/$p" >/dev/null 2>&1; then
+	if [ ! -f "$state/patches/series" ] &&
+	   patch -s -p1 -R --dry-run -f -d "$work" < "$series_dir/$p" >/dev/null 2>&1; then
 		echo "kft-install: $p already applied"
-		continue
+		patch -s -p1 -R -d "$work" < "$series_dir/$p"
 	fi
-	patch -s -p1 -N -d "$ksrc" < "$series_dir/$p" || die "$p does not apply to $ksrc"
+	patch -s -p1 -N -d "$work" < "$series_dir/$p" || die "$p does not apply to $ksrc"
 done < "$series_dir/series"
+for f in "${files[@]}"; do
+	copy "$work/$f" "$ksrc/$f"
+done
 rm -rf "$state"
 mkdir -p "$state"
 cp -r "$series_dir" "$state/patches"

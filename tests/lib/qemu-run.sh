@@ -54,6 +54,7 @@ elapsed=$((SECONDS - start))
 
 # Split the framed output into STEP.out / STEP.rc.
 awk -v dir="$outdir" '
+	{ sub(/\r$/, "") }
 	/^=== KFT-BEGIN / { name = $3; file = dir "/" name ".out"; printf "" > file; next }
 	/^=== KFT-END /   { split($4, a, "="); print a[2] > (dir "/" $3 ".rc"); close(file); file = ""; next }
 	file != ""        { print > file }

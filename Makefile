@@ -13,16 +13,18 @@ KSRC_DEFAULT = $(KFT_CACHE)/src/linux-source-6.12
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-6.12 \
-	file kmod rsync
+	file kmod rsync sparse
 
-HOST_TOOLS := addr2sym sym2addr
 SYMTAB_SRC := scripts/kft/symtab.c
+HOST_TOOLS := addr2sym sym2addr kd
+KD_SRC     := scripts/kd.c scripts/kft/kftlog.c scripts/kft/calltree.c $(SYMTAB_SRC)
+KD_HDR     := scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/symtab.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
-	demo defconfig-builds clean help
+	demo bench defconfig-builds clean help
 
 all: tools
 
@@ -30,9 +32,10 @@ help:
 	@echo "make demo              build a KFT kernel, boot it in QEMU, trace a system call"
 	@echo "make check             all tests: host unit tests, tools, kernels in QEMU (GCC and Clang)"
 	@echo "make check-unit        the fast host tests only"
-	@echo "make tools             build scripts/addr2sym, scripts/sym2addr into $(BUILD)/"
+	@echo "make tools             build scripts/addr2sym, sym2addr, kd into $(BUILD)/"
 	@echo "make install KSRC=DIR  install KFT into a Linux 6.12.y tree"
 	@echo "make patch             write $(BUILD)/kft-linux-6.12.patch (apply with patch -p1)"
+	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
 	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
@@ -48,7 +51,12 @@ $(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) scripts/kft/symtab.h
 $(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
-$(BUILD)/asan/%: $(BUILD)/% ;
+$(BUILD)/kd: $(KD_SRC) $(KD_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ $(KD_SRC) -lelf -lm
+$(BUILD)/asan/kd: $(KD_SRC) $(KD_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ $(KD_SRC) -lelf -lm
 $(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) scripts/kft/symtab.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) -lelf
@@ -100,6 +108,9 @@ check-e2e: deps tools tools-asan
 
 demo: deps tools
 	@BUILD=$(BUILD) tests/demo.sh
+
+bench: deps tools
+	@BUILD=$(BUILD) bench/run.sh
 
 defconfig-builds: deps
 	tests/lib/kbuild.sh kft gcc defconfig

@@ -64,7 +64,7 @@ static const char *resolve(struct a2s *a, const char *tok, char *out,
 	if (!off)
 		snprintf(out, len, "%s", s->name);
 	else if (s->module)
-		snprintf(out, len, "%s+0x%" PRIx64 " [%s]", s->name, off,
+		snprintf(out, len, "%s+0x%" PRIx64 "[%s]", s->name, off,
 			 s->module);
 	else
 		snprintf(out, len, "%s+0x%" PRIx64, s->name, off);

@@ -9,6 +9,7 @@
 #   -a ARGS     extra kernel command line
 #   -t SECS     timeout (default 300)
 #   -i FILE     initramfs (default: build it into OUTDIR)
+#   -m MEM      guest memory (default 512M)
 # BUILD_DIR holds arch/x86/boot/bzImage.  In OUTDIR: console.log (the
 # kernel's console), serial.out (what the guest framed), STEP.out and
 # STEP.rc for each step, dmesg.out.  Exit status 0 only if the guest ran
@@ -17,18 +18,19 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
 
-smp=1 append="" timeout=300 initrd=""
-while getopts "s:a:t:i:" o; do
+smp=1 append="" timeout=300 initrd="" mem=512M
+while getopts "s:a:t:i:m:" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	a) append=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	i) initrd=$OPTARG ;;
+	m) mem=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] BUILD_DIR OUTDIR STEPS"
+[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] BUILD_DIR OUTDIR STEPS"
 build=$1 outdir=$2 steps=$3
 kernel=$build/arch/x86/boot/bzImage
 [ -f "$kernel" ] || kft_die "no kernel at $kernel"
@@ -42,7 +44,7 @@ fi
 start=$SECONDS
 set +e
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
-	-machine pc -accel tcg -cpu max -smp "$smp" -m 512M \
+	-machine pc -accel tcg -cpu max -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
 	-display none -monitor none -no-reboot \

@@ -32,7 +32,7 @@ ok $? "KASLR: --offset by hand"
 
 printf -- '--------\n 1.0 2.0 3 0xffffffffc0001000 0xffffffffc0001104 0\n' > "$tmp/mod.log"
 "$A2S" -m $fx/kallsyms.txt "$tmp/mod.log" > "$tmp/mod.out"
-grep -q ' mod_fn mod_other+0x4 \[mymod\]' "$tmp/mod.out"
+grep -q ' mod_fn mod_other+0x4\[mymod\] ' "$tmp/mod.out"
 ok $? "kallsyms with module symbols"
 
 # vmlinux: an ELF file with functions at kernel addresses.

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # End to end, with GCC and with Clang: build the reference KFT kernel, boot
-# it in QEMU on 2 CPUs, trace one openat() of a guest program from entry to
-# exit of __x64_sys_openat (configured by name through /proc/kft), bring the
-# log back, resolve it with addr2sym and check what it says.
+# it in QEMU on 2 CPUs, and
+#  - trace one openat() of a guest program from entry to exit of
+#    __x64_sys_openat (configured by name through /proc/kft), bring the log
+#    back, resolve it with addr2sym and check what it says;
+#  - drive /proc/kft as a user would (tests/guest/control.sh): configs in
+#    pieces, refusals that change nothing, commands, round trip.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -12,16 +15,24 @@ cd "$repo"
 BUILD=${BUILD:-build}
 COMPILERS=${KFT_COMPILERS:-gcc clang}
 
-syscall_test() {
+kernel_test() {
 	local cc=$1 kdir out pid log
-	out=$BUILD/e2e/syscall-$cc
+	out=$BUILD/e2e/kernel-$cc
 
 	kdir=$(tests/lib/kbuild.sh kft "$cc" | tail -n 1)
 	ok $? "$cc: reference KFT kernel builds" || return
 	[ -f "$kdir/arch/x86/boot/bzImage" ] || return
 
-	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" syscall
-	ok $? "$cc: kernel boots in QEMU, guest traces openat, no oops or warning"
+	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" syscall,control
+	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
+	if [ -f "$out/control.out" ]; then
+		while read -r _ name verdict; do
+			[ "$verdict" = ok ]
+			ok $? "$cc: /proc/kft: $name"
+		done < <(grep '^check ' "$out/control.out")
+		grep -q '^check ' "$out/control.out"
+		ok $? "$cc: /proc/kft checks ran"
+	fi
 	log=$out/syscall.out
 	[ -f "$log" ] || return
 
@@ -62,6 +73,6 @@ syscall_test() {
 }
 
 for cc in $COMPILERS; do
-	syscall_test "$cc"
+	kernel_test "$cc"
 done
 tap_done

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: what KFT costs, against a vanilla kernel and ftrace's
+# function_graph tracer, measured side by side in one run.
+#
+# Builds (cached) three kernels from the same reference config and compiler
+# - vanilla, KFT, ftrace (FUNCTION_GRAPH_TRACER) - boots each RUNS times in
+# QEMU, and runs the guest microbenchmark (tests/guest/kft-bench.c: a
+# getppid loop, open/read/close, fork+exit+wait) untraced and traced
+# (tests/guest/bench.sh).  Reports medians with min-max over the boots:
+# ratios to vanilla, cost per recorded call, bytes per call, calls lost,
+# and the host tools' throughput.  QEMU emulates without KVM here, so only
+# ratios measured in the same run mean anything.
+#
+# Environment: RUNS (default 5), SCALE (workload iterations, default 3),
+# BENCH_CC (gcc or clang, default gcc), BUILD.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+. tests/lib/common.sh
+BUILD=${BUILD:-build}
+RUNS=${RUNS:-5}
+SCALE=${SCALE:-3}
+cc=${BENCH_CC:-gcc}
+out=$BUILD/bench
+mkdir -p "$out"
+rm -f "$out"/raw.txt
+t0=$SECONDS
+
+declare -A kdir
+for v in vanilla kft ftrace; do
+	kdir[$v]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
+done
+tests/lib/initramfs.sh "$out/initramfs.cpio.gz"
+
+for run in $(seq 1 "$RUNS"); do
+	for v in vanilla kft ftrace; do
+		case $v in vanilla) mode=none ;; *) mode=$v ;; esac
+		kft_log "boot $run/$RUNS: $v"
+		tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$out/initramfs.cpio.gz" \
+			-a "kftbench=$mode kftscale=$SCALE" "${kdir[$v]}" "$out/$v-$run" bench
+		awk -v k="$v" -v r="$run" '{ print k, r, $0 }' "$out/$v-$run/bench.out" >> "$out/raw.txt"
+	done
+done
+
+# addr2sym throughput on a generated 10-million-line log, 150,000 symbols.
+make -s tools
+kft_log "host tools: generating a 10,000,000-line log"
+awk 'BEGIN { for (i = 0; i < 150000; i++) printf "%x T fn_%d\n", 0xffffffff81000000 + i * 64, i }' > "$out/big.map"
+awk 'BEGIN { srand(1); print "--------"
+	for (i = 0; i < 10000000; i++) printf "%12.3f %12.3f %6d 0x%x 0x%x %4d\n", i, 1.5, 100,
+		0xffffffff81000000 + int(rand() * 150000) * 64, 0xffffffff81000000 + int(rand() * 9600000), 0 }' > "$out/big.log"
+s=$(date +%s.%N)
+"$BUILD/addr2sym" -m "$out/big.map" "$out/big.log" > /dev/null
+e=$(date +%s.%N)
+echo "tools addr2sym $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.0f", 10000000 / (e - s) }')" >> "$out/raw.txt"
+rm -f "$out/big.log"
+
+awk -v runs="$RUNS" -v cc="$cc" -f bench/report.awk "$out/raw.txt" > "$out/results.md"
+cat "$out/results.md"
+kft_log "bench done in $((SECONDS - t0)) s; table in $out/results.md, raw data in $out/raw.txt"

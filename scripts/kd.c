@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kd (KFT dump): what a KFT log says.
+ *
+ * Summary mode (default): per function, count, total, average, local time
+ * (total minus time in callees, minus time other tasks had the CPU), and
+ * more with -f.  Call-trace mode (-c): the calls as a nested tree.  Input is
+ * addr2sym output, or raw /proc/kft_data with -m/-e.  Options may come in
+ * any order.  Layouts follow the original kd.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kft/calltree.h"
+#include "kft/kftlog.h"
+#include "kft/symtab.h"
+
+#define KD_VERSION "2.0"
+
+struct callee {
+	uint32_t fn;
+	uint32_t count;
+	double time;
+};
+
+struct fstat {
+	uint32_t count;		/* calls with a duration */
+	uint32_t open;		/* calls without one (-1, -2) */
+	double total, min, max, sub, local, wall_local;
+	struct callee *callees;
+	uint32_t ncallees, cap;
+};
+
+struct kd {
+	struct kft_names names;
+	struct fstat *fs;
+	uint32_t nfs;
+	bool fractions;		/* print 3 decimals: the log has them */
+	bool offcpu_seen;
+	/* options */
+	const char *format;
+	char sort;
+	long top;
+	double min_total;
+	bool tree, interlace, running;
+};
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n, sz);
+
+	if (!p && n && sz) {
+		fprintf(stderr, "kd: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static struct fstat *fstat_of(struct kd *kd, uint32_t fn)
+{
+	if (fn >= kd->nfs) {
+		uint32_t n = kd->names.cap > fn ? kd->names.cap : fn + 1;
+		struct fstat *fs = realloc(kd->fs, n * sizeof(*fs));
+
+		if (!fs) {
+			fprintf(stderr, "kd: out of memory\n");
+			exit(1);
+		}
+		memset(fs + kd->nfs, 0, (n - kd->nfs) * sizeof(*fs));
+		kd->fs = fs;
+		kd->nfs = n;
+	}
+	return &kd->fs[fn];
+}
+
+static void add_callee(struct fstat *f, uint32_t fn, double time)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->ncallees; i++) {
+		if (f->callees[i].fn == fn) {
+			f->callees[i].count++;
+			f->callees[i].time += time;
+			return;
+		}
+	}
+	if (f->ncallees == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 4;
+		f->callees = realloc(f->callees, f->cap * sizeof(*f->callees));
+		if (!f->callees) {
+			fprintf(stderr, "kd: out of memory\n");
+			exit(1);
+		}
+	}
+	f->callees[f->ncallees++] = (struct callee){ fn, 1, time };
+}
+
+/* A call is complete: account it to its function and its caller's. */
+static void on_close(void *priv, struct kft_tree *t, int32_t i)
+{
+	struct kd *kd = priv;
+	const struct kft_node *n = &t->nodes[i];
+	struct fstat *f = fstat_of(kd, n->c.fn);
+	double wall, local;
+
+	if (n->c.delta < 0) {
+		f->open++;	/* -1/-2: no time to add, ever */
+		return;
+	}
+	wall = kft_node_local(n);
+	local = wall - n->offcpu;
+	if (local < 0)
+		local = 0;
+	if (n->offcpu > 0)
+		kd->offcpu_seen = true;
+	if (!f->count || n->c.delta < f->min)
+		f->min = n->c.delta;
+	if (!f->count || n->c.delta > f->max)
+		f->max = n->c.delta;
+	f->count++;
+	f->total += n->c.delta;
+	f->sub += n->sub;
+	f->local += local;
+	f->wall_local += wall;
+	if (n->parent >= 0)
+		add_callee(fstat_of(kd, t->nodes[n->parent].c.fn), n->c.fn,
+			   n->c.delta);
+}
+
+static const char *fmt_us(const struct kd *kd, double v, char *buf, size_t n)
+{
+	if (kd->fractions)
+		snprintf(buf, n, "%.3f", v);
+	else
+		snprintf(buf, n, "%.0f", v);
+	return buf;
+}
+
+static const struct callee *max_sub(const struct fstat *f)
+{
+	const struct callee *m = NULL;
+	uint32_t i;
+
+	for (i = 0; i < f->ncallees; i++)
+		if (!m || f->callees[i].time > m->time)
+			m = &f->callees[i];
+	return m;
+}
+
+static double sort_key(const struct kd *kd, const struct fstat *f, char col)
+{
+	switch (col) {
+	case 'c': return f->count;
+	case 'a': return f->count ? f->total / f->count : 0;
+	case 's': return f->sub;
+	case 'l': return f->local;
+	case 'w': return f->wall_local;
+	case 'r': return f->max - f->min;
+	default: (void)kd; return f->total;
+	}
+}
+
+static struct kd *sort_kd;
+static int by_column(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct fstat *fx = &sort_kd->fs[x], *fy = &sort_kd->fs[y];
+	double kx, ky;
+
+	if (sort_kd->sort == 'F')
+		return strcmp(sort_kd->names.name[x], sort_kd->names.name[y]);
+	kx = sort_key(sort_kd, fx, sort_kd->sort);
+	ky = sort_key(sort_kd, fy, sort_kd->sort);
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return strcmp(sort_kd->names.name[x], sort_kd->names.name[y]);
+}
+
+static const struct {
+	char col;
+	const char *title;
+	int width;
+	bool left;
+} columns[] = {
+	{ 'F', "Function", 25, true },
+	{ 'c', "Count", 5, false },
+	{ 't', "Time", 8, false },
+	{ 'a', "Average", 8, false },
+	{ 'r', "Range", 17, false },
+	{ 's', "Sub-time", 8, false },
+	{ 'l', "Local", 8, false },
+	{ 'w', "WallLocal", 9, false },
+	{ 'm', "Max-sub", 25, true },
+	{ 'n', "Ms count", 8, false },
+	{ 'u', "Sub-list", 0, true },
+};
+
+static int column(char c)
+{
+	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
+		if (columns[i].col == c)
+			return i;
+	return -1;
+}
+
+static void summary(struct kd *kd)
+{
+	uint32_t *order = xcalloc(kd->names.n + 1, sizeof(*order));
+	uint32_t i, n = 0;
+	const char *fmt = kd->format;
+	char buf[64], buf2[64];
+	long shown = 0;
+
+	for (i = 0; i < kd->names.n && i < kd->nfs; i++)
+		if (kd->fs[i].count || kd->fs[i].open)
+			order[n++] = i;
+	sort_kd = kd;
+	qsort(order, n, sizeof(*order), by_column);
+
+	for (const char *p = fmt; *p; p++) {
+		int c = column(*p);
+
+		printf(columns[c].left ? "%-*s" : "%*s", columns[c].width,
+		       columns[c].title);
+		putchar(p[1] ? ' ' : '\n');
+	}
+	for (const char *p = fmt; *p; p++) {
+		int c = column(*p), w = columns[c].width ? columns[c].width : 25;
+
+		for (int k = 0; k < w; k++)
+			putchar('-');
+		putchar(p[1] ? ' ' : '\n');
+	}
+	for (i = 0; i < n; i++) {
+		const struct fstat *f = &kd->fs[order[i]];
+		const struct callee *m = max_sub(f);
+
+		if (f->total <= kd->min_total && kd->min_total > 0)
+			continue;
+		if (kd->top >= 0 && shown >= kd->top)
+			break;
+		shown++;
+		for (const char *p = fmt; *p; p++) {
+			int c = column(*p), w = columns[c].width;
+			const char *sep = p[1] ? " " : "\n";
+
+			switch (*p) {
+			case 'F': printf("%-*s%s", w, kd->names.name[order[i]], sep); break;
+			case 'c': printf("%*u%s", w, f->count + f->open, sep); break;
+			case 't': printf("%*s%s", w, fmt_us(kd, f->total, buf, sizeof(buf)), sep); break;
+			case 'a': printf("%*s%s", w, fmt_us(kd, f->count ? f->total / f->count : 0, buf, sizeof(buf)), sep); break;
+			case 'r': {
+				char r[140];
+
+				snprintf(r, sizeof(r), "%s-%s", fmt_us(kd, f->min, buf, sizeof(buf)),
+					 fmt_us(kd, f->max, buf2, sizeof(buf2)));
+				printf("%*s%s", w, r, sep);
+				break;
+			}
+			case 's': printf("%*s%s", w, fmt_us(kd, f->sub, buf, sizeof(buf)), sep); break;
+			case 'l': printf("%*s%s", w, fmt_us(kd, f->local, buf, sizeof(buf)), sep); break;
+			case 'w': printf("%*s%s", w, fmt_us(kd, f->wall_local, buf, sizeof(buf)), sep); break;
+			case 'm': printf("%-*s%s", w, m ? kd->names.name[m->fn] : "", sep); break;
+			case 'n': printf("%*u%s", w, m ? m->count : 0, sep); break;
+			case 'u':
+				for (uint32_t k = 0; k < f->ncallees; k++)
+					printf("%s%s:%u", k ? "," : "",
+					       kd->names.name[f->callees[k].fn],
+					       f->callees[k].count);
+				fputs(sep, stdout);
+				break;
+			}
+		}
+	}
+	free(order);
+}
+
+/* -c: the call tree.  Each display tree has its own marker character. */
+static const char markers[] = "|!@[#$%&*+=?";
+
+static void tree_header(const struct kd *kd)
+{
+	for (const char *p = kd->format; *p; p++)
+		printf("%s", *p == 'e' ? " Entry     " : *p == 't' ? " Duration  " :
+			     *p == 'l' ? " Local     " : *p == 'p' ? "    Pid " : "");
+	printf(" Trace\n");
+	for (const char *p = kd->format; *p; p++)
+		printf("%s", *p == 'p' ? "------- " : "---------- ");
+	printf("---------------------------------\n");
+}
+
+static void tree_line(const struct kd *kd, const struct kft_tree *t,
+		      const struct kft_node *n, char marker)
+{
+	char buf[64];
+
+	for (const char *p = kd->format; *p; p++) {
+		switch (*p) {
+		case 'e':
+			printf("%10s ", fmt_us(kd, n->c.entry, buf, sizeof(buf)));
+			break;
+		case 't':
+			if (n->c.delta < 0)
+				printf("%10.0f ", n->c.delta);
+			else
+				printf("%10s ", fmt_us(kd, n->c.delta, buf, sizeof(buf)));
+			break;
+		case 'l': {
+			double l = kft_node_local(n) - n->offcpu;
+
+			printf("%10s ", fmt_us(kd, l < 0 ? 0 : l, buf, sizeof(buf)));
+			break;
+		}
+		case 'p':
+			printf("%7d ", n->c.pid);
+			break;
+		}
+	}
+	for (uint32_t d = 0; d < n->depth; d++)
+		printf("%c  ", marker);
+	printf("%s\n", kd->names.name[n->c.fn]);
+	(void)t;
+}
+
+static const struct kft_tree *sort_tree;
+static int by_tree(const void *a, const void *b)
+{
+	const struct kft_tree *t = sort_tree;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	if (t->nodes[x].tree != t->nodes[y].tree)
+		return t->nodes[x].tree < t->nodes[y].tree ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void splice_marker(int depth, const char *what)
+{
+	char m = markers[depth % (sizeof(markers) - 1)];
+
+	printf("----------- %c%c%c%c %s\n", m, m, m, m, what);
+}
+
+/*
+ * Without -i, each tree (a task's calls with no caller in the log, or an
+ * interrupt's) is listed whole, in the order the trees start.  With -i, all
+ * calls are listed in entry order, and a tree that starts while another is
+ * open is spliced in between start/end markers, indented with its own
+ * marker character.
+ */
+static void call_trees(struct kd *kd, struct kft_tree *t)
+{
+	int32_t *stack = xcalloc(t->n + 1, sizeof(*stack)), depth = 0;
+	uint32_t i;
+
+	tree_header(kd);
+	if (!kd->interlace) {
+		int32_t *order = xcalloc(t->n + 1, sizeof(*order));
+
+		for (i = 0; i < t->n; i++)
+			order[i] = i;
+		sort_tree = t;
+		qsort(order, t->n, sizeof(*order), by_tree);
+		for (i = 0; i < t->n; i++)
+			tree_line(kd, t, &t->nodes[order[i]], markers[0]);
+		free(order);
+		free(stack);
+		return;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct kft_node *n = &t->nodes[i];
+
+		while (depth > 0 && stack[depth - 1] != n->tree) {
+			const struct kft_node *r = &t->nodes[stack[depth - 1]];
+			bool open = r->c.delta == KFT_DELTA_OPEN ||
+				    n->c.entry < r->c.entry + r->c.delta;
+			bool below = false;
+
+			for (int32_t k = 0; k < depth - 1; k++)
+				below |= stack[k] == n->tree;
+			if (open && !below)
+				break;	/* n's tree starts inside this one */
+			if (depth > 1)
+				splice_marker(depth - 1, "end ----------------");
+			depth--;
+		}
+		if (!depth || stack[depth - 1] != n->tree) {
+			if (depth)
+				splice_marker(depth, "start --------------");
+			stack[depth++] = n->tree;
+		}
+		tree_line(kd, t, n, markers[(depth - 1) % (sizeof(markers) - 1)]);
+	}
+	while (depth > 1)
+		splice_marker(--depth, "end ----------------");
+	free(stack);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kd [options] [LOG]\n"
+		"Summarise a KFT log, or show its call trees.  LOG defaults to standard input.\n"
+		"\n"
+		"Summary mode (default):\n"
+		"  -n N        show the top N functions\n"
+		"  -t T        only functions whose total time exceeds T us\n"
+		"  -s C        sort by column C: F c t a r s l w (default t)\n"
+		"  -f FMT      columns (default Fctal):\n"
+		"                F function   c count   t total time   a average\n"
+		"                r range (min-max)   s time in callees\n"
+		"                l local time on the CPU (total - callees - time\n"
+		"                  other tasks ran)   w local wall time\n"
+		"                m callee with the most time   n its call count\n"
+		"                u callees with call counts\n"
+		"  -l          long listing, -f Fctalsmn\n"
+		"Call-trace mode:\n"
+		"  -c          nested call trees\n"
+		"  -f FMT      columns: e entry  t duration  l local  p pid (default etlp)\n"
+		"  -i          interlace: splice other tasks' and interrupts' trees in\n"
+		"              by entry time, between start/end markers\n"
+		"Input:\n"
+		"  -m MAP      resolve raw /proc/kft_data with System.map or kallsyms\n"
+		"  -e VMLINUX  resolve raw /proc/kft_data with vmlinux\n"
+		"  -r          (accepted for compatibility; output comes at the end)\n"
+		"  -h, --help  this help;  -V, --version  version\n"
+		"Times are in microseconds.  Durations -1 (exit not seen) and -2 (stack\n"
+		"watch) count as calls but add no time.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ }
+	};
+	struct kd kd = { .sort = 't', .top = -1 };
+	const char *map = NULL, *elf = NULL, *path = "<stdin>";
+	struct kft_log_reader r;
+	struct kft_symtab st, *stp = NULL;
+	struct kft_tree t;
+	struct kft_call c;
+	bool long_fmt = false;
+	char err[512], *end;
+	FILE *in = stdin;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "n:t:s:f:lcirm:e:hV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			kd.top = strtol(optarg, &end, 10);
+			if (*end || kd.top < 0) {
+				fprintf(stderr, "kd: -n takes a number, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			kd.min_total = strtod(optarg, &end);
+			if (*end) {
+				fprintf(stderr, "kd: -t takes microseconds, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (strlen(optarg) != 1 || !strchr("Fctarslw", optarg[0])) {
+				fprintf(stderr, "kd: -s takes one of F c t a r s l w, not '%s'\n", optarg);
+				return 2;
+			}
+			kd.sort = optarg[0];
+			break;
+		case 'f': kd.format = optarg; break;
+		case 'l': long_fmt = true; break;
+		case 'c': kd.tree = true; break;
+		case 'i': kd.interlace = true; break;
+		case 'r': kd.running = true; break;
+		case 'm': map = optarg; break;
+		case 'e': elf = optarg; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (argc - optind > 1 || (map && elf)) {
+		usage(stderr);
+		return 2;
+	}
+	if (!kd.format)
+		kd.format = kd.tree ? "etlp" : long_fmt ? "Fctalsmn" : "Fctal";
+	else if (long_fmt)
+		kd.format = kd.tree ? "etlp" : "Fctalsmn";
+	for (const char *p = kd.format; *p; p++) {
+		if (kd.tree ? !strchr("etlp", *p) : column(*p) < 0) {
+			fprintf(stderr, "kd: unknown column '%c' in -f %s\n", *p, kd.format);
+			return 2;
+		}
+	}
+	if (map || elf) {
+		if (map ? kft_symtab_load_map(&st, map, err, sizeof(err)) :
+			  kft_symtab_load_elf(&st, elf, err, sizeof(err))) {
+			fprintf(stderr, "kd: %s\n", err);
+			return 1;
+		}
+		stp = &st;
+	}
+	if (optind < argc) {
+		path = argv[optind];
+		in = fopen(path, "r");
+		if (!in) {
+			fprintf(stderr, "kd: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	}
+
+	kft_tree_init(&t, on_close, &kd);
+	kft_log_open(&r, in, path, stp, &kd.names);
+	while (kft_log_next(&r, &c)) {
+		if (c.entry != floor(c.entry) || (c.delta > 0 && c.delta != floor(c.delta)))
+			kd.fractions = true;
+		kft_tree_add(&t, &c);
+	}
+	kft_tree_finish(&t);
+	if (!r.in_data)
+		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n", path);
+	if (kd.tree)
+		call_trees(&kd, &t);
+	else
+		summary(&kd);
+
+	kft_log_close(&r);
+	if (in != stdin)
+		fclose(in);
+	for (uint32_t i = 0; i < kd.nfs; i++)
+		free(kd.fs[i].callees);
+	free(kd.fs);
+	kft_tree_free(&t);
+	kft_names_free(&kd.names);
+	if (stp)
+		kft_symtab_free(stp);
+	return r.in_data ? 0 : 1;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call trees from KFT logs.  Each task has a stack of open calls; a call
+ * closes when a later call of the same context starts after its end, or at
+ * the end of the log.  Closing a call adds its time to its caller's
+ * callee time, so local time = duration - time in callees.
+ *
+ * Why not match callers by name, as the original kd did: a function calls
+ * many others and is called from many places, and interrupts and other
+ * tasks interleave in the log; only the task (or, in an interrupt, the
+ * CPU) and the time window say reliably who was running.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calltree.h"
+
+#define EPS 0.0005	/* half the log's resolution, 1 ns */
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p && n) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void push(struct kft_stack *s, int32_t i)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->idx = xrealloc(s->idx, s->cap * sizeof(*s->idx));
+	}
+	s->idx[s->n++] = i;
+}
+
+void kft_tree_init(struct kft_tree *t,
+		   void (*on_close)(void *, struct kft_tree *, int32_t),
+		   void *priv)
+{
+	memset(t, 0, sizeof(*t));
+	t->on_close = on_close;
+	t->priv = priv;
+}
+
+/* The idle tasks all have pid 0: tell them apart by CPU. */
+static int64_t task_key(const struct kft_call *c)
+{
+	return c->pid ? c->pid : -((int64_t)c->cpu + 2);
+}
+
+static struct kft_stack *task_stack(struct kft_tree *t, int64_t key)
+{
+	uint32_t i;
+
+	/* Tasks seen recently are at the end: search backwards. */
+	for (i = t->ntasks; i > 0; i--)
+		if (t->task_keys[i - 1] == key)
+			return &t->task_stacks[i - 1];
+	if (t->ntasks == t->task_cap) {
+		t->task_cap = t->task_cap ? t->task_cap * 2 : 64;
+		t->task_keys = xrealloc(t->task_keys,
+					t->task_cap * sizeof(*t->task_keys));
+		t->task_stacks = xrealloc(t->task_stacks,
+					  t->task_cap * sizeof(*t->task_stacks));
+	}
+	t->task_keys[t->ntasks] = key;
+	memset(&t->task_stacks[t->ntasks], 0, sizeof(struct kft_stack));
+	return &t->task_stacks[t->ntasks++];
+}
+
+static void grow_cpus(struct kft_tree *t, int32_t cpu)
+{
+	uint32_t n = t->ncpus, i;
+
+	if ((uint32_t)cpu < n)
+		return;
+	t->ncpus = cpu + 1;
+	t->irq = xrealloc(t->irq, t->ncpus * sizeof(*t->irq));
+	t->cpu_task = xrealloc(t->cpu_task, t->ncpus * sizeof(*t->cpu_task));
+	for (i = n; i < t->ncpus; i++) {
+		memset(&t->irq[i], 0, sizeof(t->irq[i]));
+		t->cpu_task[i] = INT64_MIN;
+	}
+}
+
+/* A call whose exit the run never saw stays open to the end of the log. */
+static double end_of(const struct kft_node *n)
+{
+	if (n->c.delta == KFT_DELTA_OPEN)
+		return INFINITY;
+	return n->c.entry + n->c.delta;
+}
+
+static void close_node(struct kft_tree *t, int32_t i)
+{
+	struct kft_node *n = &t->nodes[i];
+
+	if (n->parent >= 0 && n->c.delta > 0)
+		t->nodes[n->parent].sub += n->c.delta;
+	if (t->on_close)
+		t->on_close(t->priv, t, i);
+}
+
+static void unwind_stack(struct kft_tree *t, struct kft_stack *s, double time)
+{
+	while (s->n && end_of(&t->nodes[s->idx[s->n - 1]]) <= time + EPS)
+		close_node(t, s->idx[--s->n]);
+}
+
+/*
+ * Close the calls on s that ended before time.  Interrupts that nested in
+ * one of them end before it does, and are closed first, so that their
+ * time reaches the caller before the caller is accounted.
+ */
+static void unwind(struct kft_tree *t, struct kft_stack *s, double time)
+{
+	while (s->n) {
+		const struct kft_node *n = &t->nodes[s->idx[s->n - 1]];
+		int32_t cpu = n->c.cpu < 0 ? 0 : n->c.cpu;
+
+		if (end_of(n) > time + EPS)
+			break;
+		if ((uint32_t)cpu < t->ncpus && &t->irq[cpu] != s)
+			unwind_stack(t, &t->irq[cpu], end_of(n));
+		close_node(t, s->idx[--s->n]);
+	}
+}
+
+static int32_t top(const struct kft_stack *s)
+{
+	return s->n ? s->idx[s->n - 1] : -1;
+}
+
+void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
+{
+	struct kft_stack *own, *running = NULL;
+	int32_t i, parent, cpu = c->cpu < 0 ? 0 : c->cpu;
+	struct kft_node *n;
+
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 4096;
+		t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+	}
+	i = t->n++;
+	n = &t->nodes[i];
+	memset(n, 0, sizeof(*n));
+	n->c = *c;
+	grow_cpus(t, cpu);
+
+	/* The task that had this CPU last, if its current call is still open. */
+	if (t->cpu_task[cpu] != INT64_MIN) {
+		running = task_stack(t, t->cpu_task[cpu]);
+		unwind(t, running, c->entry);
+	}
+	if (c->pid < 0) {
+		own = &t->irq[cpu];
+		unwind(t, own, c->entry);
+		parent = own->n ? top(own) : (running ? top(running) : -1);
+	} else {
+		int64_t key = task_key(c);
+
+		own = task_stack(t, key);
+		unwind(t, own, c->entry);
+		parent = top(own);
+		/* Another task's call on this CPU: this one had it meanwhile. */
+		if (running && running != own && parent < 0 && running->n &&
+		    c->delta > 0) {
+			struct kft_node *r = &t->nodes[top(running)];
+			double until = end_of(r) < c->entry + c->delta ?
+				       end_of(r) : c->entry + c->delta;
+
+			r->offcpu += until - c->entry;
+		}
+		t->cpu_task[cpu] = key;
+		if (t->irq[cpu].n)
+			unwind(t, &t->irq[cpu], c->entry);
+	}
+	n = &t->nodes[i];
+	n->parent = parent;
+	if (parent < 0 || (c->pid < 0) != (t->nodes[parent].c.pid < 0)) {
+		n->tree = i;		/* a tree of its own: task or interrupt */
+		n->depth = 0;
+	} else {
+		n->tree = t->nodes[parent].tree;
+		n->depth = t->nodes[parent].depth + 1;
+	}
+	if (c->delta == KFT_DELTA_STACK)
+		close_node(t, i);	/* a marker: no callees */
+	else
+		push(own, i);
+}
+
+void kft_tree_finish(struct kft_tree *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->ncpus; i++)
+		while (t->irq[i].n)
+			close_node(t, t->irq[i].idx[--t->irq[i].n]);
+	for (i = 0; i < t->ntasks; i++)
+		while (t->task_stacks[i].n)
+			close_node(t, t->task_stacks[i].idx[--t->task_stacks[i].n]);
+}
+
+void kft_tree_free(struct kft_tree *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->ntasks; i++)
+		free(t->task_stacks[i].idx);
+	for (i = 0; i < t->ncpus; i++)
+		free(t->irq[i].idx);
+	free(t->task_stacks);
+	free(t->task_keys);
+	free(t->irq);
+	free(t->cpu_task);
+	free(t->nodes);
+	memset(t, 0, sizeof(*t));
+}

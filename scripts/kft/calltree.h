@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rebuild who called whom from a KFT log: the calls come in entry order,
+ * and a call's caller is the innermost open call of the same task; a call
+ * in interrupt context (pid -1) nests in whatever was running on its CPU.
+ * Time other tasks ran on the CPU inside a call is counted as off-CPU.
+ */
+#ifndef _KFT_CALLTREE_H
+#define _KFT_CALLTREE_H
+
+#include "kftlog.h"
+
+struct kft_node {
+	struct kft_call c;
+	int32_t parent;		/* node index, -1 for none */
+	int32_t tree;		/* index of the root of its display tree */
+	uint32_t depth;		/* within its display tree */
+	double sub;		/* time in direct callees */
+	double offcpu;		/* time other tasks had the CPU */
+};
+
+struct kft_stack {
+	int32_t *idx;
+	uint32_t n, cap;
+};
+
+struct kft_tree {
+	struct kft_node *nodes;
+	uint32_t n, cap;
+	/* open calls: per task (pid, or idle task per CPU), per CPU in irq */
+	int64_t *task_keys;
+	struct kft_stack *task_stacks;
+	uint32_t ntasks, task_cap;
+	struct kft_stack *irq;
+	int64_t *cpu_task;	/* per CPU: key of the task last seen there */
+	uint32_t ncpus;
+	/* called once per call, when its last callee is known */
+	void (*on_close)(void *priv, struct kft_tree *t, int32_t node);
+	void *priv;
+};
+
+void kft_tree_init(struct kft_tree *t,
+		   void (*on_close)(void *, struct kft_tree *, int32_t),
+		   void *priv);
+void kft_tree_add(struct kft_tree *t, const struct kft_call *c);
+void kft_tree_finish(struct kft_tree *t);	/* close every open call */
+void kft_tree_free(struct kft_tree *t);
+
+static inline double kft_node_local(const struct kft_node *n)
+{
+	return n->c.delta >= 0 ? n->c.delta - n->sub : 0;
+}
+
+#endif /* _KFT_CALLTREE_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading KFT logs on the host: /proc/kft_data as the kernel writes it
+ * (addresses) or after addr2sym (names), in this KFT's format or the
+ * original's (integer microseconds, "pid.cpu").  Used by kd.
+ */
+#ifndef _KFT_LOG_H
+#define _KFT_LOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "symtab.h"
+
+#define KFT_DELTA_OPEN	(-1.0)	/* exit not seen */
+#define KFT_DELTA_STACK	(-2.0)	/* stack watch chain */
+
+struct kft_call {
+	double entry;		/* microseconds since the run started */
+	double delta;		/* microseconds; < 0: KFT_DELTA_* */
+	int32_t pid;		/* -1: interrupt context */
+	int32_t cpu;		/* -1: not in the log */
+	uint32_t fn;		/* name id, see kft_names */
+	uint32_t line;		/* in the log, for messages */
+};
+
+/* Interned function names: ids are dense, from 0. */
+struct kft_names {
+	char **name;
+	uint32_t n, cap;
+	uint32_t *slots;	/* open-addressing hash of ids + 1 */
+	uint32_t nslots;
+};
+
+uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len);
+void kft_names_free(struct kft_names *nt);
+
+struct kft_log_reader {
+	FILE *f;
+	const char *path;
+	const struct kft_symtab *st;	/* resolve 0x addresses, or NULL */
+	struct kft_names *names;
+	unsigned long lineno;
+	unsigned long warnings;
+	bool in_data;			/* past the dashed header line */
+	bool quiet;
+	char *buf;
+	size_t cap;
+};
+
+void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
+		  const struct kft_symtab *st, struct kft_names *names);
+/*
+ * Next call of the log; false at the end.  Header lines are skipped (and
+ * give the symbol table its KASLR offset); a malformed line is a warning
+ * with its line number, and is skipped.
+ */
+bool kft_log_next(struct kft_log_reader *r, struct kft_call *c);
+void kft_log_close(struct kft_log_reader *r);
+
+#endif /* _KFT_LOG_H */

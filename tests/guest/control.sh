@@ -1,0 +1,49 @@
+#!/bin/sh
+# /proc/kft as a user meets it: configs in pieces, commands, refusals that
+# leave the run as it was, permissions.  Prints "check NAME ok|FAIL" lines.
+check() {	# check NAME COMMAND...
+	name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then echo "check $name ok"; else echo "check $name FAIL"; fi
+}
+status() { cat /proc/kft; }
+
+check perms-kft sh -c '[ "$(stat -c %a /proc/kft)" = 600 ]'
+check perms-data sh -c '[ "$(stat -c %a /proc/kft_data)" = 400 ]'
+check no-run sh -c 'cat /proc/kft | grep -q "No logging run registered"'
+
+# A config in three writes, functions by name.
+echo new > /proc/kft
+echo "trigger start entry __x64_sys_getppid" > /proc/kft
+printf 'trigger stop exit __x64_sys_getppid\nfilter noints\nend\n' > /proc/kft
+check multi-write sh -c 'cat /proc/kft | grep -q "state: configured"'
+check named-fn sh -c 'cat /proc/kft | grep -q "trigger start entry 0x[0-9a-f]* # __x64_sys_getppid"'
+status | sed -n '/^config:/,/^end/p' > /tmp/before
+
+# Refusals: each fails with EINVAL, says why, and changes nothing.
+check bad-keyword sh -c '! printf "new\nbogus\nend\n" > /proc/kft'
+check bad-keyword-msg sh -c 'cat /proc/kft | grep -q "last error: line 2: .bogus.: unknown keyword"'
+check unknown-fn sh -c '! printf "new trigger start entry no_such_function_xyz end\n" > /proc/kft'
+check unknown-fn-msg sh -c 'cat /proc/kft | grep -q "no_such_function_xyz.: unknown function"'
+check dmesg-msg sh -c 'dmesg | grep -q "kft: line 1: .no_such_function_xyz.: unknown function"'
+check bad-command sh -c '! echo frobnicate > /proc/kft'
+check too-big sh -c '! printf "new logentries 99999999 end\n" > /proc/kft'
+status | sed -n '/^config:/,/^end/p' > /tmp/after
+check unchanged cmp -s /tmp/before /tmp/after
+check stop-unarmed sh -c '! echo stop > /proc/kft'
+
+# Round trip: the config block written back gives the same config.
+status | sed -n '/^config:/,/^end/p' | sed 1d > /tmp/cfg
+check round-trip-write sh -c 'cat /tmp/cfg > /proc/kft'
+check round-trip-same sh -c "cat /proc/kft | sed -n '/^config:/,/^end/p' | sed 1d | cmp -s - /tmp/cfg"
+
+# Prime, trigger with a real getppid, read, clear, prime again.
+echo prime > /proc/kft
+check primed sh -c 'cat /proc/kft | grep -q "state: primed"'
+check data-while-armed sh -c 'cat /proc/kft_data | grep -q "Run still armed"'
+kft-do getppid 1 >/dev/null
+check complete sh -c 'cat /proc/kft | grep -q "primed, triggered, complete"'
+check data sh -c 'cat /proc/kft_data | grep -q "^Number of entries after filters = [1-9]"'
+check clear sh -c 'echo clear > /proc/kft && cat /proc/kft | grep -q "state: configured"'
+check reprime sh -c 'echo prime > /proc/kft && kft-do getppid 1 && cat /proc/kft | grep -q "triggered, complete"'
+check start-stop sh -c 'echo clear > /proc/kft && echo start > /proc/kft && echo stop > /proc/kft && cat /proc/kft_data | grep -q "by user action"'

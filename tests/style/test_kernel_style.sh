@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel's own bar for KFT's kernel code: checkpatch.pl --strict, a W=1
+# build of the KFT objects without warnings, and sparse (C=1).
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+. tests/lib/common.sh
+
+kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
+ok $? "reference kernel builds" || { tap_done; exit; }
+ksrc=$(kft_kernel_tree)
+files=$(git ls-files kernel include arch | grep -E '\.(c|h)$')
+objs=$(git ls-files kernel | grep -E '\.c$' | sed 's/\.c$/.o/')
+
+# shellcheck disable=SC2086
+"$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet -f $files > "$kdir/checkpatch.txt" 2>&1
+[ ! -s "$kdir/checkpatch.txt" ]
+ok $? "checkpatch.pl --strict is clean on $(echo $files | wc -w) files"
+cat "$kdir/checkpatch.txt"
+
+touch $(for o in $objs; do echo "$ksrc/${o%.o}.c"; done)
+# shellcheck disable=SC2086
+make -s -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" W=1 $objs > "$kdir/w1.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ! grep -q 'warning:' "$kdir/w1.txt"
+ok $? "W=1 build of the KFT objects has no warnings"
+cat "$kdir/w1.txt"
+
+if command -v sparse >/dev/null; then
+	touch $(for o in $objs; do echo "$ksrc/${o%.o}.c"; done)
+	# shellcheck disable=SC2086
+	make -s -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" C=1 $objs > "$kdir/sparse.txt" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && ! grep -qE 'warning:|error:' "$kdir/sparse.txt"
+	ok $? "sparse (C=1) is clean on the KFT objects"
+	cat "$kdir/sparse.txt"
+else
+	ok 1 "sparse is installed (make deps)"
+fi
+tap_done

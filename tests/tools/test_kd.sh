@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kd on logs whose answers were worked out by hand (fixtures/kd/nested.log:
+# nesting, an interrupt inside a task, a context switch inside schedule(),
+# a second CPU, a call without exit, a stack-watch marker) and on the
+# original KFT's sample boot log.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+KD=${BUILD:-build}/asan/kd
+fx=tests/tools/fixtures/kd
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+golden() {	# golden NAME ARGS...: kd ARGS matches fixtures/kd/NAME.expected
+	local name=$1
+	shift
+	"$KD" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
+	diff -u "$fx/$name.expected" "$tmp/$name.out"
+	ok $? "kd $*"
+}
+golden summary $fx/nested.log
+golden tree -c $fx/nested.log
+golden tree-interlaced -c -i $fx/nested.log
+golden long -l $fx/nested.log
+golden columns -f Fctarswlmnu -s l $fx/nested.log
+golden top $fx/nested.log -n 3 -t 10
+golden original-summary -n 10 $fx/original.log
+golden original-tree -c -l $fx/original.log
+
+# The hand-worked numbers, spelled out.
+row() { awk -v f="$1" '$1 == f' "$tmp/summary.out"; }
+[ "$(row A)" = "$(printf '%-25s %5s %8s %8s %8s' A 1 100 100 30)" ]
+ok $? "A: local 30 = 100 - B 30 - schedule 40"
+[ "$(row B | awk '{ print $5 }')" = 25 ]
+ok $? "B: the interrupt inside it (5) is not its local time"
+[ "$(row schedule | awk '{ print $5 }')" = 20 ]
+ok $? "schedule: 20 of its 40 were task 20 on the CPU: not local"
+[ "$(row E | awk '{ print $2, $3 }')" = "1 0" ] && [ "$(row F | awk '{ print $2, $3 }')" = "1 0" ]
+ok $? "-1 and -2 calls are counted, never timed"
+grep -q '^        15          5          3      -1 irq_handler$' "$tmp/tree.out"
+ok $? "an interrupt's own tree, pid -1"
+
+# Options in any order, as the original could not.
+"$KD" $fx/nested.log -n 2 | cmp -s - <("$KD" -n 2 $fx/nested.log)
+ok $? "options after the file name"
+"$KD" < $fx/nested.log | cmp -s - $fx/summary.expected
+ok $? "reads standard input"
+
+# Raw /proc/kft_data with a map is the same as addr2sym output.
+printf -- '------------ ----\n 0.000 10.000 5 0xffffffff81001000 0xffffffff81000040 0\n 1.000 2.500 5 0xffffffff81001200 0xffffffff81001010 0\n' > "$tmp/raw.log"
+"$KD" -m tests/tools/fixtures/System.map -c "$tmp/raw.log" > "$tmp/raw.out"
+grep -q '|  rest_init$' "$tmp/raw.out" && grep -q ' start_kernel$' "$tmp/raw.out"
+ok $? "raw log resolved with -m"
+grep -q '     10.000      7.500       5 start_kernel' "$tmp/raw.out"
+ok $? "sub-microsecond times keep their fraction"
+
+# Errors.
+printf -- '--------\n 1 2 3\n garbage here x y z\n 5.0 1.0 7 f caller 0\n' > "$tmp/bad.log"
+"$KD" "$tmp/bad.log" > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 0 ] && grep -q 'bad.log:2: fewer than 5 columns' "$tmp/err" &&
+	grep -q 'bad.log:3: bad entry time' "$tmp/err" && grep -q '^f ' "$tmp/out"
+ok $? "malformed lines: warnings with line numbers, the rest analysed"
+"$KD" /nonexistent 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q nonexistent "$tmp/err"
+ok $? "missing file: error, exit 1"
+: | "$KD" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q 'no KFT log data' "$tmp/err"
+ok $? "empty input: error, exit 1"
+"$KD" -s q $fx/nested.log 2>/dev/null
+[ $? -eq 2 ]
+ok $? "bad option value: usage error"
+"$KD" -f Fx $fx/nested.log 2>/dev/null
+[ $? -eq 2 ]
+ok $? "unknown column: usage error"
+"$KD" --help | grep -q '^usage: kd'
+ok $? "--help"
+"$KD" -V | grep -q 'kd (KFT)'
+ok $? "-V"
+tap_done

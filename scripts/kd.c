@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "kft/calltree.h"
+#include "kft/export.h"
 #include "kft/kftlog.h"
 #include "kft/symtab.h"
 
@@ -48,6 +49,7 @@ struct kd {
 	long top;
 	double min_total;
 	bool tree, interlace, running;
+	char output;		/* 0: text; 'f' folded; 'j' Chrome JSON */
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -423,6 +425,11 @@ static void usage(FILE *f)
 		"  -f FMT      columns: e entry  t duration  l local  p pid (default etlp)\n"
 		"  -i          interlace: splice other tasks' and interrupts' trees in\n"
 		"              by entry time, between start/end markers\n"
+		"Other outputs:\n"
+		"  --folded    folded stacks weighted by self time in ns (flamegraph.pl,\n"
+		"              speedscope, inferno)\n"
+		"  --chrome    Chrome Trace Event JSON (Perfetto UI, chrome://tracing,\n"
+		"              speedscope)\n"
 		"Input:\n"
 		"  -m MAP      resolve raw /proc/kft_data with System.map or kallsyms\n"
 		"  -e VMLINUX  resolve raw /proc/kft_data with vmlinux\n"
@@ -435,6 +442,8 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "folded", no_argument, NULL, 'F' },
+		{ "chrome", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -480,6 +489,8 @@ int main(int argc, char **argv)
 		case 'r': kd.running = true; break;
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;
+		case 'F': kd.output = 'f'; break;
+		case 'J': kd.output = 'j'; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return 0;
 		default: usage(stderr); return 2;
@@ -526,7 +537,11 @@ int main(int argc, char **argv)
 	kft_tree_finish(&t);
 	if (!r.in_data)
 		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n", path);
-	if (kd.tree)
+	if (kd.output == 'f')
+		kft_export_folded(stdout, &t, &kd.names);
+	else if (kd.output == 'j')
+		kft_export_chrome(stdout, &t, &kd.names);
+	else if (kd.tree)
 		call_trees(&kd, &t);
 	else
 		summary(&kd);

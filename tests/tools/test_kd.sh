@@ -29,6 +29,30 @@ golden top $fx/nested.log -n 3 -t 10
 golden original-summary -n 10 $fx/original.log
 golden original-tree -c -l $fx/original.log
 
+golden folded --folded $fx/nested.log
+
+# Chrome JSON: valid, one complete event per timed call, nested per track.
+"$KD" --chrome $fx/nested.log > "$tmp/trace.json"
+python3 - "$tmp/trace.json" <<'PY'
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] != "M"]
+x = [e for e in ev if e["ph"] == "X"]
+assert len(ev) == 11 and len(x) == 10, (len(ev), len(x))
+a = next(e for e in x if e["name"] == "A")
+assert a["ts"] == 0 and a["dur"] == 100 and a["tid"] == 10
+irq = next(e for e in x if e["name"] == "irq_handler")
+assert irq["tid"] == 1000000, irq
+# complete events on one track nest or are disjoint
+for t in set(e["tid"] for e in x):
+    s = sorted((e["ts"], -e["dur"], e["ts"] + e["dur"]) for e in x if e["tid"] == t)
+    stack = []
+    for ts, _, end in s:
+        while stack and stack[-1] <= ts: stack.pop()
+        assert not stack or end <= stack[-1], (t, ts, end, stack)
+        stack.append(end)
+PY
+ok $? "--chrome: valid JSON, events nest on each track, interrupts on their own track"
+
 # The hand-worked numbers, spelled out.
 row() { awk -v f="$1" '$1 == f' "$tmp/summary.out"; }
 [ "$(row A)" = "$(printf '%-25s %5s %8s %8s %8s' A 1 100 100 30)" ]

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,7 +51,30 @@ struct kd {
 	double min_total;
 	bool tree, interlace, running;
 	char output;		/* 0: text; 'f' folded; 'j' Chrome JSON */
+	/* filters */
+	long pid, cpu;		/* LONG_MIN: any */
+	double from, to;
+	const char *subtree;
+	int64_t subtree_fn;	/* name id, -1 if not in the log (yet) */
 };
+
+/* Is node i, or one of its callers, the function named by --subtree? */
+static bool in_subtree(const struct kd *kd, const struct kft_tree *t, int32_t i)
+{
+	if (!kd->subtree)
+		return true;
+	for (; i >= 0; i = t->nodes[i].parent)
+		if (t->nodes[i].c.fn == kd->subtree_fn)
+			return true;
+	return false;
+}
+
+static bool wanted(const struct kd *kd, const struct kft_call *c)
+{
+	return (kd->pid == LONG_MIN || c->pid == kd->pid) &&
+	       (kd->cpu == LONG_MIN || c->cpu == kd->cpu) &&
+	       c->entry >= kd->from && c->entry <= kd->to;
+}
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -107,9 +131,12 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 {
 	struct kd *kd = priv;
 	const struct kft_node *n = &t->nodes[i];
-	struct fstat *f = fstat_of(kd, n->c.fn);
+	struct fstat *f;
 	double wall, local;
 
+	if (!in_subtree(kd, t, i))
+		return;
+	f = fstat_of(kd, n->c.fn);
 	if (n->c.delta < 0) {
 		f->open++;	/* -1/-2: no time to add, ever */
 		return;
@@ -368,7 +395,8 @@ static void call_trees(struct kd *kd, struct kft_tree *t)
 		sort_tree = t;
 		qsort(order, t->n, sizeof(*order), by_tree);
 		for (i = 0; i < t->n; i++)
-			tree_line(kd, t, &t->nodes[order[i]], markers[0]);
+			if (!t->nodes[order[i]].hidden)
+				tree_line(kd, t, &t->nodes[order[i]], markers[0]);
 		free(order);
 		free(stack);
 		return;
@@ -376,6 +404,8 @@ static void call_trees(struct kd *kd, struct kft_tree *t)
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
 
+		if (n->hidden)
+			continue;
 		while (depth > 0 && stack[depth - 1] != n->tree) {
 			const struct kft_node *r = &t->nodes[stack[depth - 1]];
 			bool open = r->c.delta == KFT_DELTA_OPEN ||
@@ -430,6 +460,11 @@ static void usage(FILE *f)
 		"              speedscope, inferno)\n"
 		"  --chrome    Chrome Trace Event JSON (Perfetto UI, chrome://tracing,\n"
 		"              speedscope)\n"
+		"Filters (calls outside them are left out of the analysis):\n"
+		"  --pid P     calls of task P (-1: interrupt context)\n"
+		"  --cpu C     calls on CPU C\n"
+		"  --from T, --to T   calls entered between T and T us\n"
+		"  --subtree F calls of F and everything they called\n"
 		"Input:\n"
 		"  -m MAP      resolve raw /proc/kft_data with System.map or kallsyms\n"
 		"  -e VMLINUX  resolve raw /proc/kft_data with vmlinux\n"
@@ -443,12 +478,18 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "folded", no_argument, NULL, 'F' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "from", required_argument, NULL, 'A' },
+		{ "to", required_argument, NULL, 'B' },
+		{ "subtree", required_argument, NULL, 'S' },
 		{ "chrome", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
 	};
-	struct kd kd = { .sort = 't', .top = -1 };
+	struct kd kd = { .sort = 't', .top = -1, .pid = LONG_MIN, .cpu = LONG_MIN,
+			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1 };
 	const char *map = NULL, *elf = NULL, *path = "<stdin>";
 	struct kft_log_reader r;
 	struct kft_symtab st, *stp = NULL;
@@ -489,6 +530,31 @@ int main(int argc, char **argv)
 		case 'r': kd.running = true; break;
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;
+		case 'P':
+		case 'C': {
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || !*optarg) {
+				fprintf(stderr, "kd: --%s takes a number, not '%s'\n",
+					opt == 'P' ? "pid" : "cpu", optarg);
+				return 2;
+			}
+			*(opt == 'P' ? &kd.pid : &kd.cpu) = v;
+			break;
+		}
+		case 'A':
+		case 'B': {
+			double v = strtod(optarg, &end);
+
+			if (*end || !*optarg) {
+				fprintf(stderr, "kd: --%s takes microseconds, not '%s'\n",
+					opt == 'A' ? "from" : "to", optarg);
+				return 2;
+			}
+			*(opt == 'A' ? &kd.from : &kd.to) = v;
+			break;
+		}
+		case 'S': kd.subtree = optarg; break;
 		case 'F': kd.output = 'f'; break;
 		case 'J': kd.output = 'j'; break;
 		case 'h': usage(stdout); return 0;
@@ -529,12 +595,18 @@ int main(int argc, char **argv)
 
 	kft_tree_init(&t, on_close, &kd);
 	kft_log_open(&r, in, path, stp, &kd.names);
+	if (kd.subtree)
+		kd.subtree_fn = kft_name_id(&kd.names, kd.subtree, strlen(kd.subtree));
 	while (kft_log_next(&r, &c)) {
+		if (!wanted(&kd, &c))
+			continue;
 		if (c.entry != floor(c.entry) || (c.delta > 0 && c.delta != floor(c.delta)))
 			kd.fractions = true;
 		kft_tree_add(&t, &c);
 	}
 	kft_tree_finish(&t);
+	for (uint32_t i = 0; i < t.n; i++)
+		t.nodes[i].hidden = !in_subtree(&kd, &t, i);
 	if (!r.in_data)
 		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n", path);
 	if (kd.output == 'f')

@@ -17,6 +17,7 @@ struct kft_node {
 	uint32_t depth;		/* within its display tree */
 	double sub;		/* time in direct callees */
 	double offcpu;		/* time other tasks had the CPU */
+	bool hidden;		/* left out of the output by a filter */
 };
 
 struct kft_stack {

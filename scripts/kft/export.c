@@ -54,7 +54,7 @@ void kft_export_folded(FILE *out, const struct kft_tree *t,
 		int32_t depth = 0, k;
 		char *s;
 
-		if (self_time(n) <= 0)
+		if (n->hidden || self_time(n) <= 0)
 			continue;
 		for (k = i; k >= 0; k = t->nodes[k].tree == k ? -1 : t->nodes[k].parent) {
 			path[depth++] = k;
@@ -131,6 +131,8 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		long tid = n->c.pid >= 0 ? n->c.pid :
 			   KFT_IRQ_TID + (n->c.cpu > 0 ? n->c.cpu : 0);
 
+		if (n->hidden)
+			continue;
 		fprintf(out, "%s\n{\"name\":", first ? "" : ",");
 		json_string(out, names->name[n->c.fn]);
 		if (n->c.delta == KFT_DELTA_STACK)

@@ -66,6 +66,20 @@ ok $? "-1 and -2 calls are counted, never timed"
 grep -q '^        15          5          3      -1 irq_handler$' "$tmp/tree.out"
 ok $? "an interrupt's own tree, pid -1"
 
+# Filters.
+names() { "$KD" "$@" $fx/nested.log | awk 'NR > 2 { print $1 }' | sort | tr '\n' ' '; }
+[ "$(names --subtree A)" = "A B E F irq_handler irq_sub schedule " ]
+ok $? "--subtree: a function and all it called, interrupts inside included"
+[ "$(names --pid 20)" = "C D " ]
+ok $? "--pid"
+[ "$(names --cpu 1)" = "G H " ]
+ok $? "--cpu"
+[ "$(names --from 50 --to 60)" = "C D schedule " ]
+ok $? "--from/--to"
+"$KD" --pid x $fx/nested.log 2>/dev/null
+[ $? -eq 2 ]
+ok $? "--pid with a non-number: usage error"
+
 # Options in any order, as the original could not.
 "$KD" $fx/nested.log -n 2 | cmp -s - <("$KD" -n 2 $fx/nested.log)
 ok $? "options after the file name"

@@ -49,7 +49,7 @@ struct kd {
 	char sort;
 	long top;
 	double min_total;
-	bool tree, interlace, running;
+	bool tree, interlace, running, diff;
 	char output;		/* 0: text; 'f' folded; 'j' Chrome JSON */
 	/* filters */
 	long pid, cpu;		/* LONG_MIN: any */
@@ -167,6 +167,15 @@ static const char *fmt_us(const struct kd *kd, double v, char *buf, size_t n)
 		snprintf(buf, n, "%.3f", v);
 	else
 		snprintf(buf, n, "%.0f", v);
+	return buf;
+}
+
+static const char *fmt_change(const struct kd *kd, double v, char *buf, size_t n)
+{
+	char num[40];
+
+	fmt_us(kd, v, num, sizeof(num));
+	snprintf(buf, n, "%s%s", v > 0 && strcmp(num, "0") ? "+" : "", num);
 	return buf;
 }
 
@@ -432,10 +441,166 @@ static void call_trees(struct kd *kd, struct kft_tree *t)
 	free(stack);
 }
 
+static void kd_free(struct kd *kd)
+{
+	for (uint32_t i = 0; i < kd->nfs; i++)
+		free(kd->fs[i].callees);
+	free(kd->fs);
+	kd->fs = NULL;
+	kd->nfs = 0;
+	kft_names_free(&kd->names);
+}
+
+/* Read a log (NULL: standard input) into kd's statistics and the tree t. */
+static int analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
+		   struct kft_tree *t)
+{
+	struct kft_log_reader r;
+	struct kft_call c;
+	FILE *in = stdin;
+	bool data;
+
+	if (path) {
+		in = fopen(path, "r");
+		if (!in) {
+			fprintf(stderr, "kd: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	}
+	kft_tree_init(t, on_close, kd);
+	kft_log_open(&r, in, path ? path : "<stdin>", st, &kd->names);
+	if (kd->subtree)
+		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
+					     strlen(kd->subtree));
+	while (kft_log_next(&r, &c)) {
+		if (!wanted(kd, &c))
+			continue;
+		if (c.entry != floor(c.entry) ||
+		    (c.delta > 0 && c.delta != floor(c.delta)))
+			kd->fractions = true;
+		kft_tree_add(t, &c);
+	}
+	kft_tree_finish(t);
+	for (uint32_t i = 0; i < t->n; i++)
+		t->nodes[i].hidden = !in_subtree(kd, t, i);
+	data = r.in_data;
+	kft_log_close(&r);
+	if (in != stdin)
+		fclose(in);
+	if (!data) {
+		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n",
+			path ? path : "<stdin>");
+		return 1;
+	}
+	return 0;
+}
+
+struct diff_row {
+	const char *name;
+	const struct fstat *a, *b;
+	double change;
+};
+
+static int by_change(const void *x, const void *y)
+{
+	const struct diff_row *a = x, *b = y;
+
+	if (fabs(a->change) != fabs(b->change))
+		return fabs(a->change) > fabs(b->change) ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static double total_of(const struct fstat *f) { return f ? f->total : 0; }
+static double local_of(const struct fstat *f) { return f ? f->local : 0; }
+static double count_of(const struct fstat *f) { return f ? f->count + f->open : 0; }
+static double avg_of(const struct fstat *f)
+{
+	return f && f->count ? f->total / f->count : 0;
+}
+
+/* --diff OLD NEW: per function, what changed, largest change in time first. */
+static int diff(struct kd *kd, const char *old, const char *new,
+		const struct kft_symtab *st)
+{
+	struct kd a = *kd, b = *kd;
+	struct kft_tree ta, tb;
+	struct diff_row *rows;
+	uint32_t i, n = 0, na;
+	long shown = 0;
+	char v[6][32];
+	int ret;
+
+	memset(&a.names, 0, sizeof(a.names));
+	memset(&b.names, 0, sizeof(b.names));
+	a.fs = b.fs = NULL;
+	a.nfs = b.nfs = 0;
+	ret = analyse(&a, old, st, &ta);
+	if (!ret)
+		ret = analyse(&b, new, st, &tb);
+	else
+		kft_tree_init(&tb, NULL, NULL);
+	if (ret)
+		goto out;
+	kd->fractions = a.fractions || b.fractions;
+	rows = xcalloc(a.names.n + b.names.n + 1, sizeof(*rows));
+	for (i = 0; i < a.names.n; i++) {
+		const struct fstat *fa = i < a.nfs ? &a.fs[i] : NULL;
+		uint32_t j = kft_name_id(&b.names, a.names.name[i],
+					 strlen(a.names.name[i]));
+		const struct fstat *fb = fstat_of(&b, j);
+
+		if (fa && !fa->count && !fa->open)
+			fa = NULL;
+		if (!fb->count && !fb->open)
+			fb = NULL;
+		if (fa || fb)
+			rows[n++] = (struct diff_row){ a.names.name[i], fa, fb,
+						       total_of(fb) - total_of(fa) };
+	}
+	for (i = 0, na = a.names.n; i < b.names.n; i++) {
+		const struct fstat *fb = fstat_of(&b, i);
+		bool known = kft_name_id(&a.names, b.names.name[i],
+					 strlen(b.names.name[i])) < na;
+
+		if (!known && (fb->count || fb->open))
+			rows[n++] = (struct diff_row){ b.names.name[i], NULL, fb,
+						       total_of(fb) };
+	}
+	qsort(rows, n, sizeof(*rows), by_change);
+	printf("%-25s %13s %21s %21s %21s\n", "Function", "Count", "Time",
+	       "Average", "Local");
+	printf("%-25s %6s %6s %10s %10s %10s %10s %10s %10s\n", "",
+	       "old", "new", "old", "change", "old", "change", "old", "change");
+	printf("------------------------- ------------- --------------------- --------------------- ---------------------\n");
+	for (i = 0; i < n; i++) {
+		const struct diff_row *r = &rows[i];
+
+		if (kd->top >= 0 && shown >= kd->top)
+			break;
+		shown++;
+		printf("%-25s %6.0f %6.0f %10s %10s %10s %10s %10s %10s\n", r->name,
+		       count_of(r->a), count_of(r->b),
+		       fmt_us(kd, total_of(r->a), v[0], 32),
+		       fmt_change(kd, total_of(r->b) - total_of(r->a), v[1], 32),
+		       fmt_us(kd, avg_of(r->a), v[2], 32),
+		       fmt_change(kd, avg_of(r->b) - avg_of(r->a), v[3], 32),
+		       fmt_us(kd, local_of(r->a), v[4], 32),
+		       fmt_change(kd, local_of(r->b) - local_of(r->a), v[5], 32));
+	}
+	free(rows);
+out:
+	kft_tree_free(&ta);
+	kft_tree_free(&tb);
+	kd_free(&a);
+	kd_free(&b);
+	return ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: kd [options] [LOG]\n"
+		"       kd --diff [options] OLD NEW\n"
 		"Summarise a KFT log, or show its call trees.  LOG defaults to standard input.\n"
 		"\n"
 		"Summary mode (default):\n"
@@ -460,6 +625,8 @@ static void usage(FILE *f)
 		"              speedscope, inferno)\n"
 		"  --chrome    Chrome Trace Event JSON (Perfetto UI, chrome://tracing,\n"
 		"              speedscope)\n"
+		"  --diff OLD NEW  per function: count, time, average, local in OLD\n"
+		"              and the change in NEW, largest change in time first\n"
 		"Filters (calls outside them are left out of the analysis):\n"
 		"  --pid P     calls of task P (-1: interrupt context)\n"
 		"  --cpu C     calls on CPU C\n"
@@ -484,21 +651,19 @@ int main(int argc, char **argv)
 		{ "to", required_argument, NULL, 'B' },
 		{ "subtree", required_argument, NULL, 'S' },
 		{ "chrome", no_argument, NULL, 'J' },
+		{ "diff", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
 	};
 	struct kd kd = { .sort = 't', .top = -1, .pid = LONG_MIN, .cpu = LONG_MIN,
 			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1 };
-	const char *map = NULL, *elf = NULL, *path = "<stdin>";
-	struct kft_log_reader r;
+	const char *map = NULL, *elf = NULL;
 	struct kft_symtab st, *stp = NULL;
 	struct kft_tree t;
-	struct kft_call c;
 	bool long_fmt = false;
 	char err[512], *end;
-	FILE *in = stdin;
-	int opt;
+	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "n:t:s:f:lcirm:e:hV", opts, NULL)) != -1) {
 		switch (opt) {
@@ -555,6 +720,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'S': kd.subtree = optarg; break;
+		case 'D': kd.diff = true; break;
 		case 'F': kd.output = 'f'; break;
 		case 'J': kd.output = 'j'; break;
 		case 'h': usage(stdout); return 0;
@@ -562,7 +728,8 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (argc - optind > 1 || (map && elf)) {
+	if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2) ||
+	    (map && elf)) {
 		usage(stderr);
 		return 2;
 	}
@@ -584,49 +751,22 @@ int main(int argc, char **argv)
 		}
 		stp = &st;
 	}
-	if (optind < argc) {
-		path = argv[optind];
-		in = fopen(path, "r");
-		if (!in) {
-			fprintf(stderr, "kd: %s: %s\n", path, strerror(errno));
-			return 1;
-		}
+	if (kd.diff) {
+		ret = diff(&kd, argv[optind], argv[optind + 1], stp);
+	} else {
+		ret = analyse(&kd, optind < argc ? argv[optind] : NULL, stp, &t);
+		if (!ret && kd.output == 'f')
+			kft_export_folded(stdout, &t, &kd.names);
+		else if (!ret && kd.output == 'j')
+			kft_export_chrome(stdout, &t, &kd.names);
+		else if (!ret && kd.tree)
+			call_trees(&kd, &t);
+		else if (!ret)
+			summary(&kd);
+		kft_tree_free(&t);
+		kd_free(&kd);
 	}
-
-	kft_tree_init(&t, on_close, &kd);
-	kft_log_open(&r, in, path, stp, &kd.names);
-	if (kd.subtree)
-		kd.subtree_fn = kft_name_id(&kd.names, kd.subtree, strlen(kd.subtree));
-	while (kft_log_next(&r, &c)) {
-		if (!wanted(&kd, &c))
-			continue;
-		if (c.entry != floor(c.entry) || (c.delta > 0 && c.delta != floor(c.delta)))
-			kd.fractions = true;
-		kft_tree_add(&t, &c);
-	}
-	kft_tree_finish(&t);
-	for (uint32_t i = 0; i < t.n; i++)
-		t.nodes[i].hidden = !in_subtree(&kd, &t, i);
-	if (!r.in_data)
-		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n", path);
-	if (kd.output == 'f')
-		kft_export_folded(stdout, &t, &kd.names);
-	else if (kd.output == 'j')
-		kft_export_chrome(stdout, &t, &kd.names);
-	else if (kd.tree)
-		call_trees(&kd, &t);
-	else
-		summary(&kd);
-
-	kft_log_close(&r);
-	if (in != stdin)
-		fclose(in);
-	for (uint32_t i = 0; i < kd.nfs; i++)
-		free(kd.fs[i].callees);
-	free(kd.fs);
-	kft_tree_free(&t);
-	kft_names_free(&kd.names);
 	if (stp)
 		kft_symtab_free(stp);
-	return r.in_data ? 0 : 1;
+	return ret;
 }

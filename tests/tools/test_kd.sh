@@ -30,6 +30,11 @@ golden original-summary -n 10 $fx/original.log
 golden original-tree -c -l $fx/original.log
 
 golden folded --folded $fx/nested.log
+golden diff --diff $fx/nested.log $fx/nested-new.log
+[ "$(awk '$1 == "schedule" { print $4, $5 }' "$tmp/diff.out")" = "40 +20" ] &&
+[ "$(awk '$1 == "newfn" { print $2, $3 }' "$tmp/diff.out")" = "0 1" ] &&
+[ "$(awk 'NR == 4 { print $1 }' "$tmp/diff.out")" = A ]
+ok $? "--diff: changes per function, new functions, largest change first"
 
 # Chrome JSON: valid, one complete event per timed call, nested per track.
 "$KD" --chrome $fx/nested.log > "$tmp/trace.json"

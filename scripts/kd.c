@@ -172,7 +172,7 @@ static const char *fmt_us(const struct kd *kd, double v, char *buf, size_t n)
 
 static const char *fmt_change(const struct kd *kd, double v, char *buf, size_t n)
 {
-	char num[40];
+	char num[32];
 
 	fmt_us(kd, v, num, sizeof(num));
 	snprintf(buf, n, "%s%s", v > 0 && strcmp(num, "0") ? "+" : "", num);
@@ -527,7 +527,7 @@ static int diff(struct kd *kd, const char *old, const char *new,
 	struct diff_row *rows;
 	uint32_t i, n = 0, na;
 	long shown = 0;
-	char v[6][32];
+	char v[6][48];
 	int ret;
 
 	memset(&a.names, 0, sizeof(a.names));
@@ -580,12 +580,12 @@ static int diff(struct kd *kd, const char *old, const char *new,
 		shown++;
 		printf("%-25s %6.0f %6.0f %10s %10s %10s %10s %10s %10s\n", r->name,
 		       count_of(r->a), count_of(r->b),
-		       fmt_us(kd, total_of(r->a), v[0], 32),
-		       fmt_change(kd, total_of(r->b) - total_of(r->a), v[1], 32),
-		       fmt_us(kd, avg_of(r->a), v[2], 32),
-		       fmt_change(kd, avg_of(r->b) - avg_of(r->a), v[3], 32),
-		       fmt_us(kd, local_of(r->a), v[4], 32),
-		       fmt_change(kd, local_of(r->b) - local_of(r->a), v[5], 32));
+		       fmt_us(kd, total_of(r->a), v[0], 48),
+		       fmt_change(kd, total_of(r->b) - total_of(r->a), v[1], 48),
+		       fmt_us(kd, avg_of(r->a), v[2], 48),
+		       fmt_change(kd, avg_of(r->b) - avg_of(r->a), v[3], 48),
+		       fmt_us(kd, local_of(r->a), v[4], 48),
+		       fmt_change(kd, local_of(r->b) - local_of(r->a), v[5], 48));
 	}
 	free(rows);
 out:

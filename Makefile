@@ -17,7 +17,7 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd
-KD_SRC     := scripts/kd.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c $(SYMTAB_SRC)
+KD_SRC     := scripts/kd.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c $(SYMTAB_SRC)
 KD_HDR     := scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts

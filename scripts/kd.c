@@ -50,7 +50,7 @@ struct kd {
 	long top;
 	double min_total;
 	bool tree, interlace, running, diff;
-	char output;		/* 0: text; 'f' folded; 'j' Chrome JSON */
+	char output;		/* 0 text, 'f' folded, 'j' JSON, 's' svg, 't' timeline */
 	/* filters */
 	long pid, cpu;		/* LONG_MIN: any */
 	double from, to;
@@ -625,6 +625,8 @@ static void usage(FILE *f)
 		"              speedscope, inferno)\n"
 		"  --chrome    Chrome Trace Event JSON (Perfetto UI, chrome://tracing,\n"
 		"              speedscope)\n"
+		"  --svg       a flame graph, as a self-contained SVG picture\n"
+		"  --timeline  a timeline (lanes per task, calls as bars), as SVG\n"
 		"  --diff OLD NEW  per function: count, time, average, local in OLD\n"
 		"              and the change in NEW, largest change in time first\n"
 		"Filters (calls outside them are left out of the analysis):\n"
@@ -652,6 +654,8 @@ int main(int argc, char **argv)
 		{ "subtree", required_argument, NULL, 'S' },
 		{ "chrome", no_argument, NULL, 'J' },
 		{ "diff", no_argument, NULL, 'D' },
+		{ "svg", no_argument, NULL, 'G' },
+		{ "timeline", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -721,6 +725,8 @@ int main(int argc, char **argv)
 		}
 		case 'S': kd.subtree = optarg; break;
 		case 'D': kd.diff = true; break;
+		case 'G': kd.output = 's'; break;
+		case 'T': kd.output = 't'; break;
 		case 'F': kd.output = 'f'; break;
 		case 'J': kd.output = 'j'; break;
 		case 'h': usage(stdout); return 0;
@@ -759,6 +765,12 @@ int main(int argc, char **argv)
 			kft_export_folded(stdout, &t, &kd.names);
 		else if (!ret && kd.output == 'j')
 			kft_export_chrome(stdout, &t, &kd.names);
+		else if (!ret && kd.output == 's')
+			kft_export_flamegraph(stdout, &t, &kd.names,
+					      optind < argc ? argv[optind] : "KFT log");
+		else if (!ret && kd.output == 't')
+			kft_export_timeline(stdout, &t, &kd.names,
+					    optind < argc ? argv[optind] : "KFT log");
 		else if (!ret && kd.tree)
 			call_trees(&kd, &t);
 		else if (!ret)

@@ -58,6 +58,25 @@ for t in set(e["tid"] for e in x):
 PY
 ok $? "--chrome: valid JSON, events nest on each track, interrupts on their own track"
 
+# Pictures: well-formed SVG with the calls in them.
+"$KD" --svg $fx/nested.log > "$tmp/flame.svg" && "$KD" --timeline $fx/nested.log > "$tmp/timeline.svg"
+python3 - "$tmp/flame.svg" "$tmp/timeline.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+flame = ET.parse(sys.argv[1]).getroot()
+titles = [t.text for t in flame.iter(ns + "title")]
+assert any(t.startswith("A (100.000 us)") for t in titles), titles
+assert any(t.startswith("schedule (40.000 us)") for t in titles), titles
+assert any(t.startswith("[interrupts]") for t in titles), titles
+widths = {t.text.split()[0]: float(g.find(ns + "rect").get("width"))
+          for g in flame.iter(ns + "g") for t in g.findall(ns + "title")}
+assert abs(widths["schedule"] / widths["A"] - 0.4) < 0.01, widths
+tl = ET.parse(sys.argv[2]).getroot()
+lanes = [t.text for t in tl.iter(ns + "text") if t.text and (t.text.startswith("pid") or t.text.startswith("irq"))]
+assert lanes == ["pid 10", "pid 30", "irq CPU 0", "pid 20"], lanes
+PY
+ok $? "--svg and --timeline: valid SVG, widths by time, a lane per task and interrupts"
+
 # The hand-worked numbers, spelled out.
 row() { awk -v f="$1" '$1 == f' "$tmp/summary.out"; }
 [ "$(row A)" = "$(printf '%-25s %5s %8s %8s %8s' A 1 100 100 30)" ]

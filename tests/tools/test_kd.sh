@@ -72,7 +72,7 @@ widths = {t.text.split()[0]: float(g.find(ns + "rect").get("width"))
           for g in flame.iter(ns + "g") for t in g.findall(ns + "title")}
 assert abs(widths["schedule"] / widths["A"] - 0.4) < 0.01, widths
 tl = ET.parse(sys.argv[2]).getroot()
-lanes = [t.text for t in tl.iter(ns + "text") if t.text and (t.text.startswith("pid") or t.text.startswith("irq"))]
+lanes = [t.text for t in tl.iter(ns + "text") if t.text and (t.text.startswith("pid ") or t.text.startswith("irq CPU"))]
 assert lanes == ["pid 10", "pid 30", "irq CPU 0", "pid 20"], lanes
 PY
 ok $? "--svg and --timeline: valid SVG, widths by time, a lane per task and interrupts"

@@ -8,12 +8,14 @@
  * usage: kft-do [--prime] ACTION [ARG]
  *   openat PATH     open and close PATH
  *   getppid N       N getppid() calls
+ *   yield N         N sched_yield() calls (no shell makes them)
  *   fork N          N times fork(), child exits, parent waits
  *   exec PROG       fork, exec PROG, wait
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +55,7 @@ int main(int argc, char **argv)
 	if (i < argc && !strcmp(argv[i], "--prime"))
 		i++;
 	if (i >= argc) {
-		fprintf(stderr, "usage: kft-do [--prime] openat PATH | getppid N | fork N | exec PROG\n");
+		fprintf(stderr, "usage: kft-do [--prime] openat PATH | getppid N | yield N | fork N | exec PROG\n");
 		return 2;
 	}
 	action = argv[i];
@@ -72,6 +74,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(action, "getppid")) {
 		for (n = count(arg); n > 0; n--)
 			getppid();
+	} else if (!strcmp(action, "yield")) {
+		for (n = count(arg); n > 0; n--)
+			sched_yield();
 	} else if (!strcmp(action, "fork") || !strcmp(action, "exec")) {
 		for (n = !strcmp(action, "fork") ? count(arg) : 1; n > 0; n--) {
 			pid_t pid = fork();

@@ -129,6 +129,10 @@ static inline unsigned long kft_addr(s32 off)
 	return kft_text_base + (long)off;
 }
 
+/* The hooks -finstrument-functions calls on every function entry and exit. */
+void __cyg_profile_func_enter(void *fn, void *site);
+void __cyg_profile_func_exit(void *fn, void *site);
+
 u64 kft_clock(void);
 void kft_stop(struct kft_run *run, enum kft_reason why, unsigned long fn,
 	      u64 now);

@@ -26,7 +26,7 @@ static char *kft_pending;		/* a config still waiting for "end" */
 static size_t kft_pending_len;
 static char kft_last_error[192];
 
-static void kft_error(const char *fmt, ...)
+static __printf(1, 2) void kft_error(const char *fmt, ...)
 {
 	va_list ap;
 

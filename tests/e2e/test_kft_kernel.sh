@@ -59,7 +59,7 @@ kernel_test() {
 		grep -q "^call $fn " "$out/tree.txt"
 		ok $? "$cc: callee $fn is in the trace"
 	done
-	grep -q '^child \(__se_sys_openat\|do_sys_openat2\)$' "$out/tree.txt"
+	grep -q '^child \(__se_sys_openat\|do_sys_open\|do_sys_openat2\)$' "$out/tree.txt"
 	ok $? "$cc: the openat implementation nests directly under __x64_sys_openat"
 	! grep '^error' "$out/tree.txt" >&2
 	ok $? "$cc: calls nest, entry times increase, callee durations add up"

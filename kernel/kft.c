@@ -28,6 +28,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <asm/sections.h>
@@ -177,6 +178,45 @@ static notrace void kft_frame_init(struct kft_frame *f, unsigned long fn,
 	f->site = site - kft_text_base;
 }
 
+static notrace void kft_log_chain(struct kft_run *run, struct kft_cpu *kc,
+				  const struct kft_task *ks,
+				  const struct kft_frame *last, u64 now)
+{
+	u32 d, n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
+
+	for (d = 0; d < n; d++)
+		kft_log(run, kc, &ks->frames[d],
+			(ks->frames[d].entry_ns & KFT_FRAME_IRQ) ? -1 :
+			current->pid, KFT_DELTA_STACK, now);
+	kft_log(run, kc, last, kft_pid(), KFT_DELTA_STACK, now);
+}
+
+/*
+ * watch stack / worst-stack: on entry with less task stack left than the
+ * threshold, keep the whole call chain in the log, marked -2.  worst-stack
+ * then lowers the threshold, so the last chain logged is the deepest.
+ */
+static notrace void kft_watch_stack(struct kft_run *run, struct kft_cpu *kc,
+				    const struct kft_task *ks,
+				    unsigned long fn, unsigned long site,
+				    u64 now)
+{
+	unsigned long left = current_stack_pointer -
+			     (unsigned long)task_stack_page(current);
+	struct kft_frame f;
+
+	if (left >= THREAD_SIZE)
+		return;		/* on an interrupt stack */
+	if (left < READ_ONCE(run->lowest_stack))
+		WRITE_ONCE(run->lowest_stack, left);
+	if (left >= READ_ONCE(run->watch_threshold))
+		return;
+	if (run->cfg.watch == KFT_WATCH_WORST_STACK)
+		WRITE_ONCE(run->watch_threshold, left);
+	kft_frame_init(&f, fn, site, now, 0);
+	kft_log_chain(run, kc, ks, &f, now);
+}
+
 static notrace void kft_enter(struct kft_run *run, struct kft_cpu *kc,
 			      unsigned long fn, unsigned long site, u64 now)
 {
@@ -212,6 +252,8 @@ static notrace void kft_enter(struct kft_run *run, struct kft_cpu *kc,
 	}
 
 	ks = kft_task_stack(run);
+	if (unlikely(cfg->watch != KFT_WATCH_NONE))
+		kft_watch_stack(run, kc, ks, fn, site, now);
 	if (likely(ks->depth < CONFIG_KFT_STACK_DEPTH))
 		kft_frame_init(&ks->frames[ks->depth], fn, site, now, flags);
 	else

@@ -111,6 +111,9 @@ struct kft_run {
 	unsigned long start_fn;		/* function that fired the trigger */
 	unsigned long stop_fn;
 
+	unsigned long watch_threshold;	/* stack watch: bytes left to beat */
+	unsigned long lowest_stack;	/* fewest bytes of stack left seen */
+
 	unsigned long nr_logged;	/* valid, sorted entries; set by finish */
 	bool finished;
 };

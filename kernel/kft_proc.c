@@ -245,6 +245,8 @@ static int kft_status_show(struct seq_file *m, void *v)
 		   state == KFT_COMPLETE ? "" : "not ");
 	seq_printf(m, "state: %s\n", kft_state_names[state]);
 	kft_show_times(m, run);
+	if (run->cfg.watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
+		seq_printf(m, "lowest stack: %lu bytes left\n", run->lowest_stack);
 	seq_printf(m, "log: %lu entries of %zu bytes, %lu taken\n",
 		   run->capacity, sizeof(struct kft_entry),
 		   min_t(unsigned long, atomic_long_read(&run->next),
@@ -323,6 +325,9 @@ static void kft_data_header(struct seq_file *m, struct kft_run *run)
 		   kft_run_counter(KFT_CNT_LOST_FULL) +
 		   kft_run_counter(KFT_CNT_LOST_REENTRY) +
 		   kft_run_counter(KFT_CNT_LOST_DEPTH));
+	if (cfg->watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
+		seq_printf(m, "Lowest stack seen = %lu bytes left\n",
+			   run->lowest_stack);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n\n",
 		   run->nr_logged);
 	if (kft_state_armed(READ_ONCE(kft_state))) {

@@ -99,6 +99,8 @@ struct kft_run *kft_run_create(struct kft_config *cfg)
 		sort(run->funcs, run->cfg.nfuncs, sizeof(*run->funcs),
 		     kft_cmp_addr, NULL);
 	}
+	run->watch_threshold = run->cfg.watch_bytes;
+	run->lowest_stack = ULONG_MAX;
 	run->capacity = run->cfg.logentries;
 	run->log = vzalloc(array_size(run->capacity, sizeof(*run->log)));
 	if (!run->log)
@@ -224,6 +226,8 @@ int kft_run_clear(void)
 	run->stop_reason = KFT_BY_NONE;
 	run->nr_logged = 0;
 	run->finished = false;
+	run->watch_threshold = run->cfg.watch_bytes;
+	run->lowest_stack = ULONG_MAX;
 	run->gen = (run->gen | 0xffff) + 1;
 	kft_set_state(KFT_CONFIGURED);
 	return 0;

@@ -23,7 +23,7 @@ kernel_test() {
 	ok $? "$cc: reference KFT kernel builds" || return
 	[ -f "$kdir/arch/x86/boot/bzImage" ] || return
 
-	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" control,syscall
+	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" control,watch,syscall
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
 	if [ -f "$out/control.out" ]; then
 		while read -r _ name verdict; do
@@ -32,6 +32,17 @@ kernel_test() {
 		done < <(grep '^check ' "$out/control.out")
 		grep -q '^check ' "$out/control.out"
 		ok $? "$cc: /proc/kft checks ran"
+	fi
+	if [ -f "$out/watch.out" ]; then
+		local low chains
+		low=$(sed -n 's/^lowest stack: \([0-9]*\) bytes left$/\1/p' "$out/watch.out")
+		[ -n "$low" ] && [ "$low" -gt 0 ] && [ "$low" -lt 16384 ]
+		ok $? "$cc: watch worst-stack: /proc/kft reports the lowest stack (${low:-none} bytes left)"
+		chains=$(awk '$2 == "-2"' "$out/watch.out" | wc -l)
+		[ "$chains" -ge 2 ]
+		ok $? "$cc: watch worst-stack: call chains kept in the log, marked -2 ($chains entries)"
+		grep -q "^Lowest stack seen = $low bytes left" "$out/watch.out"
+		ok $? "$cc: watch worst-stack: the log's header agrees"
 	fi
 	log=$out/syscall.out
 	[ -f "$log" ] || return

@@ -13,7 +13,7 @@ KSRC_DEFAULT = $(KFT_CACHE)/src/linux-source-6.12
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-6.12 \
-	file kmod rsync sparse
+	file kmod rsync sparse libclang-rt-14-dev
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd
@@ -69,6 +69,12 @@ $(BUILD)/asan/test_config: tests/unit/test_config.c $(CONFIG_SRC) kernel/kft_con
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(KCFG_INC) -Itests/unit -o $@ tests/unit/test_config.c $(CONFIG_SRC)
 
+# libFuzzer on the config parser (clang, ASan, UBSan).
+$(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c $(CONFIG_SRC) kernel/kft_config.h
+	@mkdir -p $(@D)
+	clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+		$(KCFG_INC) -o $@ tests/fuzz/fuzz_config.c $(CONFIG_SRC)
+
 # --- machine setup ----------------------------------------------------------
 
 deps:
@@ -95,7 +101,7 @@ patch:
 
 # --- tests ------------------------------------------------------------------
 
-UNIT_TESTS := $(BUILD)/asan/test_config
+UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/fuzz_config
 
 check-unit: tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh unit

@@ -13,7 +13,7 @@ cd "$repo"
 export BUILD=${BUILD:-build}
 what=${1:-all}
 
-unit_tests=("$BUILD/asan/test_config" tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh)
+unit_tests=("$BUILD/asan/test_config" tests/fuzz/test_fuzz_config.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh)
 e2e_tests=(tests/style/test_kernel_style.sh tests/e2e/test_kft_kernel.sh)
 
 case $what in

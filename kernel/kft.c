@@ -396,9 +396,18 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 	n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
 	for (d = 0; d < n; d++) {
 		const struct kft_frame *f = &ks->frames[d];
+		bool irq = f->entry_ns & KFT_FRAME_IRQ;
+		u64 so_far = run->stop_ns - (f->entry_ns & KFT_FRAME_NS);
+		int why;
 
-		kft_log(run, this_cpu_ptr(&kft_cpu), f,
-			(f->entry_ns & KFT_FRAME_IRQ) ? -1 : t->pid,
+		/* Its length is unknown: mintime cannot judge it, the rest can. */
+		why = kft_filtered(run, kft_addr(f->fn), irq, so_far);
+		if (why >= 0 && !(why == KFT_CNT_FILTER_TIME &&
+				  so_far < run->cfg.mintime_ns)) {
+			this_cpu_ptr(&kft_cpu)->cnt[why]++;
+			continue;
+		}
+		kft_log(run, this_cpu_ptr(&kft_cpu), f, irq ? -1 : t->pid,
 			KFT_DELTA_OPEN, 0);
 	}
 }

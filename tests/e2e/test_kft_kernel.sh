@@ -15,6 +15,46 @@ cd "$repo"
 BUILD=${BUILD:-build}
 COMPILERS=${KFT_COMPILERS:-gcc clang}
 
+# The runs of tests/guest/filters.sh, one resolved log each.
+filter_checks() {
+	local cc=$1 out=$2 kdir=$3 r f
+	awk -v dir="$out" '/^=== run / { f = dir "/run-" $3 ".raw"; next }
+		/^=== asked / { print > (dir "/time-asked"); next }
+		f { print > f }' "$out/filters.out"
+	for r in funclist mintime maxtime noints onlyints time autorepeat; do
+		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/run-$r.raw" > "$out/run-$r.sym" 2>/dev/null
+	done
+	data() { awk '/^------/ { d = 1; next } d && NF >= 6' "$out/run-$1.sym"; }
+
+	f=$(data funclist | awk '{ print $4 }' | sort -u | tr '\n' ' ')
+	[ "$f" = "__x64_sys_openat do_filp_open do_sys_openat2 getname " ]
+	ok $? "$cc: funclist leaves only the listed functions and the trigger ($f)"
+	data mintime | awk '$4 != "__x64_sys_openat" && $2 >= 0 && $2 < 20 { bad = 1 } END { exit bad || NR < 2 }'
+	ok $? "$cc: mintime 20 leaves nothing shorter"
+	grep -q '^Execution time filter count = [1-9]' "$out/run-mintime.sym"
+	ok $? "$cc: mintime counts what it filtered"
+	data maxtime | awk '$4 != "__x64_sys_openat" && $2 > 2 { bad = 1 } END { exit bad || NR < 5 }'
+	ok $? "$cc: maxtime 2 leaves nothing longer"
+	data noints | awk '$3 == -1 { bad = 1 } END { exit bad || NR < 100 }'
+	ok $? "$cc: noints leaves no interrupt calls ($(data noints | wc -l) calls)"
+	grep -q '^No Interrupt functions filter count = [1-9]' "$out/run-noints.sym"
+	ok $? "$cc: noints filtered interrupt calls"
+	data onlyints | awk '$3 != -1 { bad = 1 } END { exit bad || NR < 1 }'
+	ok $? "$cc: onlyints leaves only interrupt calls ($(data onlyints | wc -l) calls)"
+	read -r _ _ _ asked _ after < "$out/time-asked" 2>/dev/null
+	read -r started stopped < <(awk '/^Logging started at/ { s = $4 } /^Logging stopped at .* by time/ { e = $4 } END { print s, e }' "$out/run-time.sym")
+	[ -n "${started:-}" ] && [ -n "${stopped:-}" ] &&
+	[ "$started" -ge "$asked" ] && [ "$started" -lt $((asked + 20000)) ] &&
+	[ $((stopped - started)) -ge "$after" ] && [ $((stopped - started)) -lt $((after + 10000)) ]
+	ok $? "$cc: time triggers: asked start $asked for ${after} us, got $started to $stopped"
+	data time | awk -v s="$started" -v a="$asked" '{ if ($2 >= 0 && $2 < 1000) bad = 1 } END { exit bad }'
+	ok $? "$cc: time run: mintime 1ms holds"
+	[ "$(data autorepeat | awk '$4 == "__x64_sys_sched_yield"' | wc -l)" = 5 ]
+	ok $? "$cc: autorepeat: five start/stop rounds in one log"
+	data autorepeat | awk '$1 < last { bad = 1 } { last = $1 } END { exit bad }'
+	ok $? "$cc: autorepeat: one time base, entry times increase"
+}
+
 kernel_test() {
 	local cc=$1 kdir out pid log
 	out=$BUILD/e2e/kernel-$cc
@@ -23,7 +63,7 @@ kernel_test() {
 	ok $? "$cc: reference KFT kernel builds" || return
 	[ -f "$kdir/arch/x86/boot/bzImage" ] || return
 
-	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" control,watch,syscall
+	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" control,watch,filters,syscall
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
 	if [ -f "$out/control.out" ]; then
 		while read -r _ name verdict; do
@@ -44,6 +84,7 @@ kernel_test() {
 		grep -q "^Lowest stack seen = $low bytes left" "$out/watch.out"
 		ok $? "$cc: watch worst-stack: the log's header agrees"
 	fi
+	[ -f "$out/filters.out" ] && filter_checks "$cc" "$out" "$kdir"
 	log=$out/syscall.out
 	[ -f "$log" ] || return
 

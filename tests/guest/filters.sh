@@ -1,0 +1,66 @@
+#!/bin/sh
+# Each trigger and filter on a real workload.  For each run, prints
+# "=== run NAME" then /proc/kft_data; the host checks the data.
+set -e
+run() {	# run NAME: print the finished run's log
+	if grep -q '^state: \(primed\|triggered\)' /proc/kft; then
+		echo stop > /proc/kft
+	fi
+	echo "=== run $1"
+	cat /proc/kft_data
+}
+cfg() { printf 'new\n%s\nend\n' "$1" > /proc/kft; }
+openat='trigger start entry __x64_sys_openat
+trigger stop exit __x64_sys_openat'
+
+cfg "$openat
+filter funclist do_sys_openat2 getname do_filp_open fend"
+kft-do --prime openat /etc/hostname > /dev/null
+run funclist
+
+cfg "$openat
+filter mintime 20"
+kft-do --prime openat /etc/hostname > /dev/null
+run mintime
+
+cfg "$openat
+filter maxtime 2"
+kft-do --prime openat /etc/hostname > /dev/null
+run maxtime
+
+# Interrupt filters over 40 ms of forks (timer ticks every 4 ms).
+cfg "trigger stop time 40ms
+filter noints
+logentries 1000000"
+echo prime > /proc/kft
+kft-do fork 100 > /dev/null
+run noints
+
+cfg "trigger stop time 40ms
+filter onlyints
+logentries 1000000"
+echo prime > /proc/kft
+kft-do fork 100 > /dev/null
+run onlyints
+
+# Time triggers: learn sched_clock's "now" from a user-started run first.
+cfg "filter funclist to_userspace"
+echo start > /proc/kft
+echo stop > /proc/kft
+now=$(sed -n 's/^Logging started at \([0-9]*\) usec.*/\1/p' /proc/kft_data)
+at=$((now + 200000))
+echo "=== asked start $at stop-after 50000"
+cfg "trigger start time $at
+trigger stop time 50ms
+filter mintime 1ms
+logentries 100000"
+echo prime > /proc/kft
+kft-do fork 1500 > /dev/null
+run time
+
+# autorepeat: five sched_yield calls, five start/stop rounds, one log.
+cfg "trigger start entry __x64_sys_sched_yield
+trigger stop exit __x64_sys_sched_yield
+autorepeat"
+kft-do --prime yield 5 > /dev/null
+run autorepeat

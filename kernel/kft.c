@@ -40,10 +40,9 @@ struct kft_run *kft_run __read_mostly;
 unsigned long kft_text_base __read_mostly = (unsigned long)_text;
 DEFINE_PER_CPU(struct kft_cpu, kft_cpu);
 
-notrace u64 kft_clock(void)
-{
-	return sched_clock();
-}
+u32 kft_cycles_mult __read_mostly;
+u32 kft_cycles_shift __read_mostly;
+u64 kft_cycles_offset __read_mostly;
 
 static notrace u32 kft_delta_encode(u64 ns)
 {

@@ -10,10 +10,13 @@
 #include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/kft.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/refcount.h>
+#include <linux/sched/clock.h>
 #include <linux/types.h>
+#include <asm/kft.h>
 
 #include "kft_config.h"
 
@@ -136,7 +139,26 @@ static inline unsigned long kft_addr(s32 off)
 void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);
 
-u64 kft_clock(void);
+/*
+ * The hooks' clock: the architecture's cycle counter scaled to ns and
+ * aligned with sched_clock() (kft_clock_setup(), when a run is armed), or
+ * sched_clock() itself where there is no usable counter.
+ */
+extern u32 kft_cycles_mult;
+extern u32 kft_cycles_shift;
+extern u64 kft_cycles_offset;
+
+static __always_inline u64 kft_clock(void)
+{
+	u32 mult = READ_ONCE(kft_cycles_mult);
+
+	if (likely(mult))
+		return mul_u64_u32_shr(kft_arch_cycles(), mult,
+				       kft_cycles_shift) + kft_cycles_offset;
+	return sched_clock();
+}
+
+void kft_clock_setup(void);
 void kft_stop(struct kft_run *run, enum kft_reason why, unsigned long fn,
 	      u64 now);
 void kft_trigger(struct kft_run *run, enum kft_reason why, unsigned long fn,

@@ -8,6 +8,7 @@
  * in kft_sync(), until no CPU can still be inside a hook that saw the
  * previous state.
  */
+#include <linux/clocksource.h>
 #include <linux/kallsyms.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -45,6 +46,25 @@ static void kft_set_state(int state)
 {
 	/* Publish the run's fields before hooks see the state that uses them. */
 	smp_store_release(&kft_state, state);
+}
+
+/*
+ * Scale the cycle counter once, the first time a run is armed, so that
+ * times stay on one base across runs.  Only called with no run armed.
+ */
+void kft_clock_setup(void)
+{
+	unsigned long khz = kft_arch_cycles_khz();
+	u32 mult, shift;
+
+	if (kft_cycles_mult || !khz)
+		return;
+	clocks_calc_mult_shift(&mult, &shift, khz * 1000, NSEC_PER_SEC, 3600);
+	kft_cycles_shift = shift;
+	kft_cycles_offset = sched_clock() -
+			    mul_u64_u32_shr(kft_arch_cycles(), mult, shift);
+	/* Publish shift and offset before the multiplier that enables them. */
+	smp_store_release(&kft_cycles_mult, mult);
 }
 
 static void kft_reset_cpus(void)
@@ -162,6 +182,7 @@ int kft_run_prime(void)
 		return -ENOENT;
 	if (kft_state != KFT_CONFIGURED)
 		return -EBUSY;
+	kft_clock_setup();
 	kft_set_state(KFT_PRIMED);
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
 		kft_trigger(run, KFT_BY_USER, 0, kft_clock());
@@ -175,8 +196,10 @@ int kft_run_start(void)
 	lockdep_assert_held(&kft_mutex);
 	if (!run)
 		return -ENOENT;
-	if (kft_state == KFT_CONFIGURED)
+	if (kft_state == KFT_CONFIGURED) {
+		kft_clock_setup();
 		kft_set_state(KFT_PRIMED);
+	}
 	if (kft_state != KFT_PRIMED)
 		return -EBUSY;
 	kft_trigger(run, KFT_BY_USER, 0, kft_clock());

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel Function Trace, x86 part: the clock the hooks read.
+ *
+ * sched_clock() costs a call, a preempt count round trip and a per-CPU
+ * seqcount read on every hook; the TSC it is built on is one instruction.
+ * KFT reads the TSC directly and scales it with a multiplier fixed when a
+ * run is armed, where the TSC runs at a constant rate.
+ */
+#ifndef _ASM_X86_KFT_H
+#define _ASM_X86_KFT_H
+
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+
+static __always_inline u64 kft_arch_cycles(void)
+{
+	return rdtsc();
+}
+
+/* Rate of kft_arch_cycles() in kHz, or 0 when it is not a usable clock. */
+static inline unsigned long kft_arch_cycles_khz(void)
+{
+	if (!boot_cpu_has(X86_FEATURE_TSC) ||
+	    !boot_cpu_has(X86_FEATURE_CONSTANT_TSC))
+		return 0;
+	return tsc_khz;
+}
+
+#endif /* _ASM_X86_KFT_H */

@@ -33,7 +33,7 @@ kft_mode() {	# kft_mode MODE CONFIG-LINES
 		echo stop > /proc/kft
 		set -- $out
 		rec=$(counter 'calls logged')
-		lost=$(( $(counter 'lost, log full') + $(counter 'lost, re-entry (NMI in hook)') + $(counter 'lost, call depth over stack') ))
+		lost=$(( $(counter 'lost, log full') + $(counter 'lost, re-entry') + $(counter 'lost, call depth over stack') ))
 		echo "result $mode $w $3 $4 $rec $lost 24"
 	done
 }
@@ -48,7 +48,7 @@ ftrace_mode() {	# ftrace_mode MODE THRESH_US
 		echo > $t/trace
 		echo function_graph > $t/current_tracer
 		out=$(kft-bench -s "$scale" "$w")
-		echo nop > $t/current_tracer
+		echo 0 > $t/tracing_on	# a tracer switch empties the buffer
 		set -- $out
 		# Events written = in the buffer + overwritten; a call is an
 		# entry and a return event, or (tracing_thresh) one return.
@@ -63,6 +63,8 @@ ftrace_mode() {	# ftrace_mode MODE THRESH_US
 		bpc=0
 		[ "$inbuf" -gt 0 ] && bpc=$((bytes * per / inbuf))
 		echo "result $mode $w $3 $4 $rec $lost $bpc"
+		echo nop > $t/current_tracer
+		echo 1 > $t/tracing_on
 	done
 	echo 0 > $t/tracing_thresh
 }

@@ -15,10 +15,11 @@
  *  - the log is one array that CPUs take in chunks of KFT_CHUNK entries, so
  *    the only shared write is one atomic add per chunk.
  *
- * A hook runs with interrupts off, so an interrupt never sees a half-made
- * record or frame; an NMI that lands inside a hook is counted and dropped
- * (kft_cpu.busy).  Code that frees or reads a log first waits for every CPU
- * to leave the hooks (kft_run.c: kft_sync()).
+ * A hook runs with preemption off but interrupts on: interrupts (and NMIs)
+ * nest in it and unwind before it resumes, and each of its steps - claiming
+ * a stack slot or a log slot - is a single per-CPU operation or ordered so
+ * that a nested hook works above it.  Code that frees or reads a log first
+ * waits for every CPU to leave the hooks (kft_run.c: kft_sync()).
  *
  * This file is not instrumented, and calls nothing that is.
  */
@@ -54,31 +55,48 @@ static notrace u32 kft_delta_encode(u64 ns)
 	return KFT_DELTA_US | (u32)min_t(u64, us, KFT_DELTA_MAX_US);
 }
 
-static notrace bool kft_refill(struct kft_run *run, struct kft_cpu *kc)
-{
-	long idx = raw_atomic_long_fetch_add(KFT_CHUNK, &run->next);
+/* Count an event on this CPU; one instruction, so interrupts cannot tear it. */
+#define kft_count(c)	this_cpu_inc(kft_cpu.cnt[c])
 
-	if (idx >= run->capacity)
-		return false;
-	kc->cur = run->log + idx;
-	kc->end = run->log + min_t(unsigned long, idx + KFT_CHUNK,
-				   run->capacity);
-	return true;
+/*
+ * Take a log slot on this CPU: one per-CPU increment.  When the CPU's chunk
+ * is used up, take the next chunk of the shared log with interrupts off,
+ * for the two per-CPU indices must change together.  An interrupt that
+ * refills meanwhile may leave part of a chunk unused: finishing the run
+ * squeezes such gaps out.
+ */
+static notrace struct kft_entry *kft_reserve(struct kft_run *run)
+{
+	unsigned long end = this_cpu_read(kft_cpu.end);
+	unsigned long idx = this_cpu_inc_return(kft_cpu.pos) - 1;
+	unsigned long flags;
+
+	/* A chunk taken by an interrupt since is beyond end: refill. */
+	if (likely(idx < end))
+		return run->log + idx;
+	raw_local_irq_save(flags);
+	idx = raw_atomic_long_fetch_add(KFT_CHUNK, &run->next);
+	if (idx < run->capacity) {
+		this_cpu_write(kft_cpu.end, min_t(unsigned long,
+						  idx + KFT_CHUNK,
+						  run->capacity));
+		this_cpu_write(kft_cpu.pos, idx + 1);
+	}
+	raw_local_irq_restore(flags);
+	return idx < run->capacity ? run->log + idx : NULL;
 }
 
-static notrace void kft_log(struct kft_run *run, struct kft_cpu *kc,
-			    const struct kft_frame *f, int pid, u32 delta,
-			    u64 now)
+static notrace void kft_log(struct kft_run *run, const struct kft_frame *f,
+			    int pid, u32 delta, u64 now)
 {
 	u64 t = f->entry_ns & KFT_FRAME_NS;
-	struct kft_entry *e;
+	struct kft_entry *e = kft_reserve(run);
 
-	if (unlikely(kc->cur >= kc->end) && !kft_refill(run, kc)) {
-		kc->cnt[KFT_CNT_LOST_FULL]++;
+	if (unlikely(!e)) {
+		kft_count(KFT_CNT_LOST_FULL);
 		kft_stop(run, KFT_BY_FULL, 0, now);
 		return;
 	}
-	e = kc->cur++;
 	t = t > run->base_ns ? t - run->base_ns : 0;
 	e->time_cpu = (t & KFT_TIME_MASK) |
 		      ((u64)raw_smp_processor_id() << KFT_TIME_BITS);
@@ -86,7 +104,7 @@ static notrace void kft_log(struct kft_run *run, struct kft_cpu *kc,
 	e->site = f->site;
 	e->delta = delta;
 	e->pid = pid;
-	kc->cnt[KFT_CNT_LOGGED]++;
+	kft_count(KFT_CNT_LOGGED);
 }
 
 static notrace int kft_pid(void)
@@ -97,7 +115,8 @@ static notrace int kft_pid(void)
 void notrace kft_trigger(struct kft_run *run, enum kft_reason why,
 			 unsigned long fn, u64 now)
 {
-	if (raw_cmpxchg(&kft_state, KFT_PRIMED, KFT_TRIGGERED) != KFT_PRIMED)
+	/* Hooks sit out the moment it takes to set the new time base. */
+	if (raw_cmpxchg(&kft_state, KFT_PRIMED, KFT_STARTING) != KFT_PRIMED)
 		return;
 	if (!run->base_ns)
 		run->base_ns = now;
@@ -106,6 +125,8 @@ void notrace kft_trigger(struct kft_run *run, enum kft_reason why,
 	run->start_fn = fn;
 	/* Frames of an earlier repeat must not pair with this one's exits. */
 	WRITE_ONCE(run->gen, run->gen + 1);
+	/* The time base is set before any hook can see the run logging. */
+	smp_store_release(&kft_state, KFT_TRIGGERED);
 }
 
 void notrace kft_stop(struct kft_run *run, enum kft_reason why,
@@ -177,17 +198,17 @@ static notrace void kft_frame_init(struct kft_frame *f, unsigned long fn,
 	f->site = site - kft_text_base;
 }
 
-static notrace void kft_log_chain(struct kft_run *run, struct kft_cpu *kc,
+static notrace void kft_log_chain(struct kft_run *run,
 				  const struct kft_task *ks,
 				  const struct kft_frame *last, u64 now)
 {
 	u32 d, n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
 
 	for (d = 0; d < n; d++)
-		kft_log(run, kc, &ks->frames[d],
+		kft_log(run, &ks->frames[d],
 			(ks->frames[d].entry_ns & KFT_FRAME_IRQ) ? -1 :
 			current->pid, KFT_DELTA_STACK, now);
-	kft_log(run, kc, last, kft_pid(), KFT_DELTA_STACK, now);
+	kft_log(run, last, kft_pid(), KFT_DELTA_STACK, now);
 }
 
 /*
@@ -195,7 +216,7 @@ static notrace void kft_log_chain(struct kft_run *run, struct kft_cpu *kc,
  * threshold, keep the whole call chain in the log, marked -2.  worst-stack
  * then lowers the threshold, so the last chain logged is the deepest.
  */
-static notrace void kft_watch_stack(struct kft_run *run, struct kft_cpu *kc,
+static notrace void kft_watch_stack(struct kft_run *run,
 				    const struct kft_task *ks,
 				    unsigned long fn, unsigned long site,
 				    u64 now)
@@ -213,16 +234,16 @@ static notrace void kft_watch_stack(struct kft_run *run, struct kft_cpu *kc,
 	if (run->cfg.watch == KFT_WATCH_WORST_STACK)
 		WRITE_ONCE(run->watch_threshold, left);
 	kft_frame_init(&f, fn, site, now, 0);
-	kft_log_chain(run, kc, ks, &f, now);
+	kft_log_chain(run, ks, &f, now);
 }
 
-static notrace void kft_enter(struct kft_run *run, struct kft_cpu *kc,
-			      unsigned long fn, unsigned long site, u64 now)
+static notrace void kft_enter(struct kft_run *run, unsigned long fn, unsigned long site, u64 now)
 {
 	const struct kft_config *cfg = &run->cfg;
 	u64 flags = 0;
 	struct kft_task *ks;
 	struct kft_frame f;
+	u32 d;
 
 	if (READ_ONCE(kft_state) == KFT_PRIMED) {
 		if (cfg->start.kind == KFT_TRIGGER_ENTRY &&
@@ -238,37 +259,40 @@ static notrace void kft_enter(struct kft_run *run, struct kft_cpu *kc,
 			flags = KFT_FRAME_TRIGGER;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
-	    now - run->start_ns >= cfg->stop.time_ns) {
+	    (s64)(now - run->start_ns) >= (s64)cfg->stop.time_ns) {
 		kft_stop(run, KFT_BY_TIME, 0, now);
 		return;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_ENTRY && fn == cfg->stop.fn.addr) {
 		/* The stop event is logged; its exit comes after the run. */
 		kft_frame_init(&f, fn, site, now, 0);
-		kft_log(run, kc, &f, kft_pid(), KFT_DELTA_OPEN, now);
+		kft_log(run, &f, kft_pid(), KFT_DELTA_OPEN, now);
 		kft_stop(run, KFT_BY_ENTRY, fn, now);
 		return;
 	}
 
 	ks = kft_task_stack(run);
 	if (unlikely(cfg->watch != KFT_WATCH_NONE))
-		kft_watch_stack(run, kc, ks, fn, site, now);
-	if (likely(ks->depth < CONFIG_KFT_STACK_DEPTH))
-		kft_frame_init(&ks->frames[ks->depth], fn, site, now, flags);
+		kft_watch_stack(run, ks, fn, site, now);
+	/* Claim the slot first: an interrupt here stacks above it. */
+	d = ks->depth;
+	ks->depth = d + 1;
+	barrier();
+	if (likely(d < CONFIG_KFT_STACK_DEPTH))
+		kft_frame_init(&ks->frames[d], fn, site, now, flags);
 	else
-		kc->cnt[KFT_CNT_LOST_DEPTH]++;
-	ks->depth++;
+		kft_count(KFT_CNT_LOST_DEPTH);
 }
 
 /* Pop fn's frame into *f; false if the run never saw fn's entry. */
-static notrace bool kft_pop(struct kft_task *ks, struct kft_cpu *kc,
-			    unsigned long fn, struct kft_frame *f)
+static notrace bool kft_pop(struct kft_task *ks, unsigned long fn,
+			    struct kft_frame *f)
 {
 	s32 off = fn - kft_text_base;
 	u32 d;
 
 	if (!ks->depth) {
-		kc->cnt[KFT_CNT_NOT_FOUND]++;
+		kft_count(KFT_CNT_NOT_FOUND);
 		return false;
 	}
 	if (ks->depth > CONFIG_KFT_STACK_DEPTH) {
@@ -282,16 +306,16 @@ static notrace bool kft_pop(struct kft_task *ks, struct kft_cpu *kc,
 	for (d = ks->depth; d > 0; d--) {
 		if (ks->frames[d - 1].fn == off) {
 			*f = ks->frames[d - 1];
+			barrier();	/* copied before an interrupt may reuse it */
 			ks->depth = d - 1;
 			return true;
 		}
 	}
-	kc->cnt[KFT_CNT_NOT_FOUND]++;
+	kft_count(KFT_CNT_NOT_FOUND);
 	return false;
 }
 
-static notrace void kft_exit(struct kft_run *run, struct kft_cpu *kc,
-			     unsigned long fn, unsigned long site, u64 now)
+static notrace void kft_exit(struct kft_run *run, unsigned long fn, unsigned long site, u64 now)
 {
 	const struct kft_config *cfg = &run->cfg;
 	struct kft_frame f;
@@ -304,7 +328,7 @@ static notrace void kft_exit(struct kft_run *run, struct kft_cpu *kc,
 			kft_trigger(run, KFT_BY_EXIT, fn, now);
 			/* The start event is logged, as a call of no length. */
 			kft_frame_init(&f, fn, site, now, 0);
-			kft_log(run, kc, &f, kft_pid(), 0, now);
+			kft_log(run, &f, kft_pid(), 0, now);
 		} else if (cfg->start.kind == KFT_TRIGGER_TIME &&
 			   now >= cfg->start.time_ns) {
 			kft_trigger(run, KFT_BY_TIME, 0, now);
@@ -312,24 +336,24 @@ static notrace void kft_exit(struct kft_run *run, struct kft_cpu *kc,
 		return;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
-	    now - run->start_ns >= cfg->stop.time_ns) {
+	    (s64)(now - run->start_ns) >= (s64)cfg->stop.time_ns) {
 		kft_stop(run, KFT_BY_TIME, 0, now);
 		return;
 	}
 
 	stop_here = cfg->stop.kind == KFT_TRIGGER_EXIT &&
 		    fn == cfg->stop.fn.addr;
-	if (kft_pop(kft_task_stack(run), kc, fn, &f)) {
+	if (kft_pop(kft_task_stack(run), fn, &f)) {
 		u64 ns = now - (f.entry_ns & KFT_FRAME_NS);
 
 		why = kft_filtered(run, fn, f.entry_ns & KFT_FRAME_IRQ, ns);
 		if (why < 0 || stop_here || (f.entry_ns & KFT_FRAME_TRIGGER))
-			kft_log(run, kc, &f,
+			kft_log(run, &f,
 				(f.entry_ns & KFT_FRAME_IRQ) ? -1 :
 							       current->pid,
 				kft_delta_encode(ns), now);
 		else
-			kc->cnt[why]++;
+			kft_count(why);
 	}
 	if (stop_here)
 		kft_stop(run, KFT_BY_EXIT, fn, now);
@@ -337,33 +361,28 @@ static notrace void kft_exit(struct kft_run *run, struct kft_cpu *kc,
 
 static __always_inline void kft_hook(void *fn, void *site, bool entry)
 {
-	struct kft_cpu *kc;
-	unsigned long flags;
 	struct kft_run *run;
 	u64 now;
 
-	raw_local_irq_save(flags);
-	kc = this_cpu_ptr(&kft_cpu);
-	if (unlikely(kc->busy)) {
-		kc->cnt[KFT_CNT_LOST_REENTRY]++;
-		goto out;
-	}
-	kc->busy = 1;
-	barrier();
+	/*
+	 * Stay on this CPU; interrupts and NMIs may nest in a hook (they
+	 * unwind before it resumes, and every step here is safe against
+	 * that).  ->busy tells kft_sync() a CPU may still use the old run.
+	 */
+	preempt_disable_notrace();
+	this_cpu_inc(kft_cpu.busy);
 	run = READ_ONCE(kft_run);
 	if (run && kft_state_armed(READ_ONCE(kft_state))) {
 		now = kft_clock();
 		if (entry)
-			kft_enter(run, kc, (unsigned long)fn,
-				  (unsigned long)site, now);
+			kft_enter(run, (unsigned long)fn, (unsigned long)site,
+				  now);
 		else
-			kft_exit(run, kc, (unsigned long)fn,
-				 (unsigned long)site, now);
+			kft_exit(run, (unsigned long)fn, (unsigned long)site,
+				 now);
 	}
-	barrier();
-	kc->busy = 0;
-out:
-	raw_local_irq_restore(flags);
+	this_cpu_dec(kft_cpu.busy);
+	preempt_enable_notrace();
 }
 
 void notrace __cyg_profile_func_enter(void *fn, void *site)
@@ -403,10 +422,10 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 		why = kft_filtered(run, kft_addr(f->fn), irq, so_far);
 		if (why >= 0 && !(why == KFT_CNT_FILTER_TIME &&
 				  so_far < run->cfg.mintime_ns)) {
-			this_cpu_ptr(&kft_cpu)->cnt[why]++;
+			kft_count(why);
 			continue;
 		}
-		kft_log(run, this_cpu_ptr(&kft_cpu), f, irq ? -1 : t->pid,
+		kft_log(run, f, irq ? -1 : t->pid,
 			KFT_DELTA_OPEN, 0);
 	}
 }

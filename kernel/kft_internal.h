@@ -28,6 +28,7 @@ enum kft_state {
 	KFT_NONE,		/* no run registered */
 	KFT_CONFIGURED,		/* config loaded, not primed */
 	KFT_COMPLETE,		/* stopped; the log can be read */
+	KFT_STARTING,		/* a trigger fired; its time base is being set */
 	KFT_PRIMED,		/* waiting for the start trigger */
 	KFT_TRIGGERED,		/* logging */
 };
@@ -76,7 +77,7 @@ enum kft_counter {
 	KFT_CNT_FILTER_FUNCLIST,
 	KFT_CNT_NOT_FOUND,	/* exit whose entry the run never saw */
 	KFT_CNT_LOST_FULL,
-	KFT_CNT_LOST_REENTRY,	/* NMI inside the hook */
+	KFT_CNT_LOST_REENTRY,	/* unused: hooks nest safely */
 	KFT_CNT_LOST_DEPTH,	/* shadow stack overflow */
 	KFT_CNT_NR,
 };
@@ -85,9 +86,9 @@ enum kft_counter {
 #define KFT_CHUNK	64
 
 struct kft_cpu {
-	struct kft_entry *cur;
-	struct kft_entry *end;
-	unsigned int busy;		/* inside a hook: NMIs keep out */
+	unsigned long pos;		/* next log index of this CPU's chunk */
+	unsigned long end;		/* end of the chunk */
+	unsigned int busy;		/* hooks running here, nested included */
 	unsigned long cnt[KFT_CNT_NR];
 };
 DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
@@ -128,6 +129,12 @@ extern unsigned long kft_text_base;
 static inline bool kft_state_armed(int state)
 {
 	return state >= KFT_PRIMED;
+}
+
+/* Armed, or about to be: the log is not to be touched. */
+static inline bool kft_state_live(int state)
+{
+	return state >= KFT_STARTING;
 }
 
 static inline unsigned long kft_addr(s32 off)

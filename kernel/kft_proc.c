@@ -162,6 +162,7 @@ static const char *const kft_state_names[] = {
 	[KFT_NONE] = "none",
 	[KFT_CONFIGURED] = "configured",
 	[KFT_COMPLETE] = "complete",
+	[KFT_STARTING] = "starting",
 	[KFT_PRIMED] = "primed",
 	[KFT_TRIGGERED] = "triggered",
 };
@@ -223,7 +224,7 @@ static int kft_status_show(struct seq_file *m, void *v)
 		[KFT_CNT_FILTER_FUNCLIST] = "filtered by funclist",
 		[KFT_CNT_NOT_FOUND] = "exits without entry",
 		[KFT_CNT_LOST_FULL] = "lost, log full",
-		[KFT_CNT_LOST_REENTRY] = "lost, re-entry (NMI in hook)",
+		[KFT_CNT_LOST_REENTRY] = "lost, re-entry",
 		[KFT_CNT_LOST_DEPTH] = "lost, call depth over stack",
 	};
 	struct kft_run *run;
@@ -330,7 +331,7 @@ static void kft_data_header(struct seq_file *m, struct kft_run *run)
 			   run->lowest_stack);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n\n",
 		   run->nr_logged);
-	if (kft_state_armed(READ_ONCE(kft_state))) {
+	if (kft_state_live(READ_ONCE(kft_state))) {
 		seq_puts(m, "Run still armed: write 'stop' to /proc/kft to read its log\n");
 		return;
 	}
@@ -370,7 +371,7 @@ static void *kft_data_start(struct seq_file *m, loff_t *pos)
 
 	if (!*pos)
 		return SEQ_START_TOKEN;
-	if (kft_state_armed(READ_ONCE(kft_state)) ||
+	if (kft_state_live(READ_ONCE(kft_state)) ||
 	    *pos > run->nr_logged)
 		return NULL;
 	return &run->log[*pos - 1];

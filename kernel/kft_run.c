@@ -29,8 +29,9 @@ static void kft_sync_nop(void *info)
 }
 
 /*
- * Hooks run with interrupts off, so once every CPU has taken an IPI, none is
- * still in a hook begun before it.  NMIs are waited for through ->busy.
+ * Wait until no CPU can be in a hook that saw the previous state.  The IPI
+ * to each CPU orders its ->busy increment before its read of the state
+ * (as membarrier does); then each CPU's ->busy is seen at zero once.
  */
 static void kft_sync(void)
 {
@@ -216,6 +217,10 @@ int kft_run_stop(void)
 		return -ENOENT;
 	do {
 		state = READ_ONCE(kft_state);
+		if (state == KFT_STARTING) {	/* a trigger is firing */
+			cpu_relax();
+			continue;
+		}
 		if (!kft_state_armed(state))
 			return -EINVAL;
 	} while (cmpxchg(&kft_state, state, KFT_COMPLETE) != state);
@@ -236,7 +241,7 @@ int kft_run_clear(void)
 	lockdep_assert_held(&kft_mutex);
 	if (!run)
 		return -ENOENT;
-	if (kft_state_armed(kft_state))
+	if (kft_state_live(READ_ONCE(kft_state)))
 		return -EBUSY;
 	kft_sync();
 	kft_reset_cpus();
@@ -293,7 +298,8 @@ void kft_run_finish(struct kft_run *run)
 	int cpu;
 
 	lockdep_assert_held(&kft_mutex);
-	if (run->finished || kft_state_armed(kft_state) || !run->start_ns)
+	if (run->finished || kft_state_live(READ_ONCE(kft_state)) ||
+	    !run->start_ns)
 		return;
 	kft_sync();
 	kft_log_open_frames(run);
@@ -308,8 +314,8 @@ void kft_run_finish(struct kft_run *run)
 	/* Nothing more may be logged into the squeezed log. */
 	atomic_long_set(&run->next, run->capacity);
 	for_each_possible_cpu(cpu) {
-		per_cpu(kft_cpu, cpu).cur = NULL;
-		per_cpu(kft_cpu, cpu).end = NULL;
+		per_cpu(kft_cpu, cpu).pos = 0;
+		per_cpu(kft_cpu, cpu).end = 0;
 	}
 	run->nr_logged = n;
 	run->finished = true;

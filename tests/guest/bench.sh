@@ -4,6 +4,8 @@
 # Prints "boot NS" (kernel start to the first user program), then for each
 # workload and tracing mode:
 #   result MODE WORKLOAD NS_PER_OP OPS RECORDED LOST BYTES_PER_CALL
+# RECORDED counts the calls of the timed operations only (the warm-up
+# operations before them are traced too, and taken out here).
 set -e
 scale=${kftscale:-1}
 workloads="getppid open fork"
@@ -14,7 +16,7 @@ echo "boot ${boot:-0}"
 
 idle() {
 	for w in $workloads; do
-		kft-bench -s "$scale" "$w" | while read -r _ name ns ops; do
+		kft-bench -s "$scale" "$w" | while read -r _ name ns ops _; do
 			echo "result idle $name $ns $ops 0 0 0"
 		done
 	done
@@ -32,7 +34,7 @@ kft_mode() {	# kft_mode MODE CONFIG-LINES
 		out=$(kft-bench -s "$scale" "$w")
 		echo stop > /proc/kft
 		set -- $out
-		rec=$(counter 'calls logged')
+		rec=$(( $(counter 'calls logged') * $4 / ($4 + $5) ))
 		lost=$(( $(counter 'lost, log full') + $(counter 'lost, re-entry') + $(counter 'lost, call depth over stack') ))
 		echo "result $mode $w $3 $4 $rec $lost 24"
 	done
@@ -60,6 +62,7 @@ ftrace_mode() {	# ftrace_mode MODE THRESH_US
 			lost=$((lost + o + ${d:-0}))
 		done
 		if [ "$thresh" = 0 ]; then rec=$((ev / 2)); per=2; else rec=$ev; per=1; fi
+		rec=$((rec * $4 / ($4 + $5)))
 		bpc=0
 		[ "$inbuf" -gt 0 ] && bpc=$((bytes * per / inbuf))
 		echo "result $mode $w $3 $4 $rec $lost $bpc"

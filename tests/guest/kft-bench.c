@@ -2,7 +2,7 @@
 /*
  * kft-bench: the guest microbenchmark for `make bench`.  Times system-call
  * heavy loops and prints one line per workload:
- *	bench NAME NS_PER_OP OPS
+ *	bench NAME NS_PER_OP OPS WARMUP_OPS
  *
  * usage: kft-bench [-s SCALE] [WORKLOAD...]
  *   getppid   a getppid() loop
@@ -97,8 +97,8 @@ int main(int argc, char **argv)
 			t0 = now_ns();
 			workloads[w].fn(n);
 			t1 = now_ns();
-			printf("bench %s %.1f %ld\n", workloads[w].name,
-			       (t1 - t0) / n, n);
+			printf("bench %s %.1f %ld %ld\n", workloads[w].name,
+			       (t1 - t0) / n, n, n / 10 + 1);
 			break;
 		}
 		if (w == sizeof(workloads) / sizeof(workloads[0])) {

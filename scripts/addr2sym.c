@@ -219,8 +219,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if ((map ? kft_symtab_load_map(&a.st, map, err, sizeof(err)) :
-		   kft_symtab_load_elf(&a.st, elf, err, sizeof(err)))) {
+	if (kft_symtab_load(&a.st, map, elf, err, sizeof(err))) {
 		fprintf(stderr, "addr2sym: %s\n", err);
 		return 1;
 	}

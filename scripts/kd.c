@@ -750,8 +750,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (map || elf) {
-		if (map ? kft_symtab_load_map(&st, map, err, sizeof(err)) :
-			  kft_symtab_load_elf(&st, elf, err, sizeof(err))) {
+		if (kft_symtab_load(&st, map, elf, err, sizeof(err))) {
 			fprintf(stderr, "kd: %s\n", err);
 			return 1;
 		}

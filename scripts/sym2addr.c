@@ -147,8 +147,7 @@ int main(int argc, char **argv)
 		free(text);
 		return 1;
 	}
-	if ((map ? kft_symtab_load_map(&st, map, err, sizeof(err)) :
-		   kft_symtab_load_elf(&st, elf, err, sizeof(err)))) {
+	if (kft_symtab_load(&st, map, elf, err, sizeof(err))) {
 		fprintf(stderr, "sym2addr: %s\n", err);
 		goto out_cfg;
 	}

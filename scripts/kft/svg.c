@@ -36,6 +36,29 @@ static void xml_text(FILE *out, const char *s)
 	}
 }
 
+/*
+ * A bar's label: the name, cut with ".." to fit the room, or nothing where
+ * not even a few characters fit.  char_px: width of a character.
+ */
+static void label(FILE *out, const char *name, double x, double y,
+		  double room, double char_px)
+{
+	size_t fit = room > 0 ? room / char_px : 0;
+
+	if (fit < 5)
+		return;
+	fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x, y);
+	if (strlen(name) > fit) {
+		char cut[256];
+
+		snprintf(cut, sizeof(cut), "%.*s..", (int)(fit - 2), name);
+		xml_text(out, cut);
+	} else {
+		xml_text(out, name);
+	}
+	fprintf(out, "</text>");
+}
+
 /* Warm colours by name, so a function keeps its colour across pictures. */
 static void colour(const char *name, char *buf, size_t n)
 {
@@ -120,19 +143,7 @@ static void flame_rects(FILE *out, const struct flame *f, uint32_t i,
 		xml_text(out, name);
 		fprintf(out, " (%.3f us)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"15\" fill=\"%s\" rx=\"2\"/>",
 			n->time, x, y, w, fill);
-		if (w > 40) {
-			fprintf(out, "<text x=\"%.2f\" y=\"%.1f\" clip-path=\"inset(0 0 0 0)\">",
-				x + 3, y + 11.5);
-			/* About 7 px a character at 12 px. */
-			if (strlen(name) * 7 > w - 6) {
-				int keep = (w - 6) / 7 - 2;
-
-				fprintf(out, "%.*s..", keep > 0 ? keep : 0, name);
-			} else {
-				xml_text(out, name);
-			}
-			fprintf(out, "</text>");
-		}
+		label(out, name, x + 3, y + 11.5, w - 6, 7);
 		fprintf(out, "</g>\n");
 	}
 	for (c = n->first_child; c; c = f->n[c].next) {
@@ -190,7 +201,7 @@ void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 void kft_export_timeline(FILE *out, const struct kft_tree *t,
 			 const struct kft_names *names, const char *title)
 {
-	const uint32_t maxdepth = 6, row = 14, label = 130;
+	const uint32_t maxdepth = 6, row = 14, margin = 130;
 	int64_t *lanes = xcalloc(t->n + 1, sizeof(*lanes));
 	uint32_t nlanes = 0, i, l;
 	double start = -1, end = 0, width = 1400, scale, tick;
@@ -213,7 +224,7 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 	}
 	if (start < 0)
 		start = 0;
-	scale = end > start ? (width - label - 20) / (end - start) : 1;
+	scale = end > start ? (width - margin - 20) / (end - start) : 1;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
 		width, 60 + nlanes * (maxdepth * row + 8));
@@ -227,9 +238,9 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 		tick /= 5;
 	for (double x = 0; x <= end - start; x += tick) {
 		fprintf(out, "<line x1=\"%.1f\" y1=\"28\" x2=\"%.1f\" y2=\"%u\" stroke=\"#ddd\"/>",
-			label + x * scale, label + x * scale, 40 + nlanes * (maxdepth * row + 8));
+			margin + x * scale, margin + x * scale, 40 + nlanes * (maxdepth * row + 8));
 		fprintf(out, "<text x=\"%.1f\" y=\"36\" fill=\"#666\">%.6g ms</text>\n",
-			label + x * scale + 2, (x + start) / 1000);
+			margin + x * scale + 2, (x + start) / 1000);
 	}
 	for (l = 0; l < nlanes; l++) {
 		uint32_t y = 44 + l * (maxdepth * row + 8);
@@ -249,7 +260,7 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 			continue;
 		for (l = 0; lanes[l] != key; l++)
 			;
-		x = label + (n->c.entry - start) * scale;
+		x = margin + (n->c.entry - start) * scale;
 		w = (n->c.delta > 0 ? n->c.delta : n->c.delta == KFT_DELTA_OPEN ? end - n->c.entry : 0) * scale;
 		if (w < 0.5)
 			w = 0.5;
@@ -262,18 +273,9 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 			fprintf(out, ": still running at the end, entered at %.3f us</title>", n->c.entry);
 		fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" fill=\"%s\"/>",
 			x, 44 + l * (maxdepth * row + 8) + n->depth * row, w, row - 1, fill);
-		if (w > 50) {
-			fprintf(out, "<text x=\"%.2f\" y=\"%u\">", x + 2,
-				44 + l * (maxdepth * row + 8) + n->depth * row + 10);
-			if (strlen(name) * 6.6 > w - 4) {
-				int keep = (w - 4) / 6.6 - 2;
-
-				fprintf(out, "%.*s..", keep > 0 ? keep : 0, name);
-			} else {
-				xml_text(out, name);
-			}
-			fprintf(out, "</text>");
-		}
+		label(out, name, x + 2,
+		      44 + l * (maxdepth * row + 8) + n->depth * row + 10,
+		      w - 4, 6.6);
 		fprintf(out, "</g>\n");
 	}
 	fprintf(out, "</svg>\n");

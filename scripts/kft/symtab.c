@@ -226,6 +226,13 @@ int kft_symtab_load_elf(struct kft_symtab *st, const char *path, char *err,
 	return finish(st, path, err, errlen);
 }
 
+int kft_symtab_load(struct kft_symtab *st, const char *map, const char *elf,
+		    char *err, size_t errlen)
+{
+	return map ? kft_symtab_load_map(st, map, err, errlen) :
+		     kft_symtab_load_elf(st, elf, err, errlen);
+}
+
 void kft_symtab_free(struct kft_symtab *st)
 {
 	free(st->syms);

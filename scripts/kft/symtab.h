@@ -30,6 +30,9 @@ int kft_symtab_load_map(struct kft_symtab *st, const char *path,
 			char *err, size_t errlen);
 int kft_symtab_load_elf(struct kft_symtab *st, const char *path,
 			char *err, size_t errlen);
+/* Whichever of map (System.map, kallsyms) and elf (vmlinux) is given. */
+int kft_symtab_load(struct kft_symtab *st, const char *map, const char *elf,
+		    char *err, size_t errlen);
 void kft_symtab_free(struct kft_symtab *st);
 
 /* The function holding addr, and the offset into it; NULL if none. */

@@ -13,7 +13,7 @@ KSRC_DEFAULT = $(KFT_CACHE)/src/linux-source-6.12
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-6.12 \
-	file kmod rsync sparse libclang-rt-14-dev
+	file kmod rsync sparse libclang-rt-14-dev python3
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # End to end, with GCC and with Clang: build the reference KFT kernel, boot
-# it in QEMU on 2 CPUs, and
+# it in QEMU (GCC on 1, 2 and 4 CPUs, Clang on 2), and
 #  - trace one openat() of a guest program from entry to exit of
 #    __x64_sys_openat (configured by name through /proc/kft), bring the log
 #    back, resolve it with addr2sym and check what it says;
@@ -56,14 +56,29 @@ filter_checks() {
 }
 
 kernel_test() {
-	local cc=$1 kdir out pid log
-	out=$BUILD/e2e/kernel-$cc
+	local cc=$1 kdir smp
 
 	kdir=$(tests/lib/kbuild.sh kft "$cc" | tail -n 1)
 	ok $? "$cc: reference KFT kernel builds" || return
 	[ -f "$kdir/arch/x86/boot/bzImage" ] || return
+	for smp in $(smp_list "$cc"); do
+		boot_test "$cc" "$smp" "$kdir"
+	done
+}
 
-	tests/lib/qemu-run.sh -s 2 "$kdir" "$out" control,watch,filters,syscall
+# GCC kernels on 1, 2 and 4 CPUs; Clang on 2 (KFT_SMP overrides both).
+smp_list() {
+	if [ -n "${KFT_SMP:-}" ]; then echo "$KFT_SMP"
+	elif [ "$1" = gcc ]; then echo 1 2 4
+	else echo 2
+	fi
+}
+
+boot_test() {
+	local cc="$1 ${2}cpu" smp=$2 kdir=$3 out pid log
+	out=$BUILD/e2e/kernel-${1}-${smp}cpu
+
+	tests/lib/qemu-run.sh -s "$smp" "$kdir" "$out" control,watch,filters,syscall
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
 	if [ -f "$out/control.out" ]; then
 		while read -r _ name verdict; do

@@ -77,7 +77,6 @@ enum kft_counter {
 	KFT_CNT_FILTER_FUNCLIST,
 	KFT_CNT_NOT_FOUND,	/* exit whose entry the run never saw */
 	KFT_CNT_LOST_FULL,
-	KFT_CNT_LOST_REENTRY,	/* unused: hooks nest safely */
 	KFT_CNT_LOST_DEPTH,	/* shadow stack overflow */
 	KFT_CNT_NR,
 };

@@ -224,7 +224,6 @@ static int kft_status_show(struct seq_file *m, void *v)
 		[KFT_CNT_FILTER_FUNCLIST] = "filtered by funclist",
 		[KFT_CNT_NOT_FOUND] = "exits without entry",
 		[KFT_CNT_LOST_FULL] = "lost, log full",
-		[KFT_CNT_LOST_REENTRY] = "lost, re-entry",
 		[KFT_CNT_LOST_DEPTH] = "lost, call depth over stack",
 	};
 	struct kft_run *run;
@@ -324,7 +323,6 @@ static void kft_data_header(struct seq_file *m, struct kft_run *run)
 		   kft_run_counter(KFT_CNT_NOT_FOUND));
 	seq_printf(m, "Entries lost = %lu\n",
 		   kft_run_counter(KFT_CNT_LOST_FULL) +
-		   kft_run_counter(KFT_CNT_LOST_REENTRY) +
 		   kft_run_counter(KFT_CNT_LOST_DEPTH));
 	if (cfg->watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
 		seq_printf(m, "Lowest stack seen = %lu bytes left\n",

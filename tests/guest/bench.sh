@@ -35,7 +35,7 @@ kft_mode() {	# kft_mode MODE CONFIG-LINES
 		echo stop > /proc/kft
 		set -- $out
 		rec=$(( $(counter 'calls logged') * $4 / ($4 + $5) ))
-		lost=$(( $(counter 'lost, log full') + $(counter 'lost, re-entry') + $(counter 'lost, call depth over stack') ))
+		lost=$(( $(counter 'lost, log full') + $(counter 'lost, call depth over stack') ))
 		echo "result $mode $w $3 $4 $rec $lost 24"
 	done
 }

@@ -78,8 +78,14 @@ boot_test() {
 	local cc="$1 ${2}cpu" smp=$2 kdir=$3 out pid log
 	out=$BUILD/e2e/kernel-${1}-${smp}cpu
 
-	tests/lib/qemu-run.sh -s "$smp" "$kdir" "$out" control,watch,filters,syscall
+	local steps=control,watch,filters,syscall
+	[ "$smp" -gt 1 ] && steps=$steps,stress
+	tests/lib/qemu-run.sh -s "$smp" -a "kftstress=${KFT_STRESS_SECONDS:-20}" "$kdir" "$out" "$steps"
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
+	if [ "$smp" -gt 1 ]; then
+		grep -q '^stress done' "$out/stress.out" 2>/dev/null
+		ok $? "$cc: $(grep '^stress loops' "$out/stress.out" 2>/dev/null): runs replaced and read under load, kernel log clean"
+	fi
 	if [ -f "$out/control.out" ]; then
 		while read -r _ name verdict; do
 			[ "$verdict" = ok ]

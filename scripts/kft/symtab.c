@@ -57,6 +57,34 @@ static int by_name(const void *a, const void *b)
 	return strcmp((*x)->name, (*y)->name);
 }
 
+/*
+ * Lookups in a log jump all over the kernel: a binary search over 150,000
+ * symbols is mostly cache misses.  Buckets over the address range narrow
+ * it to a few neighbouring symbols first.
+ */
+#define KFT_SYM_BUCKETS	65536
+
+static int index_buckets(struct kft_symtab *st)
+{
+	uint64_t span = st->syms[st->n - 1].addr - st->syms[0].addr;
+	size_t i, k = 0;
+
+	st->lo = st->syms[0].addr;
+	st->shift = 0;
+	while ((span >> st->shift) >= KFT_SYM_BUCKETS - 1)
+		st->shift++;
+	st->nbuckets = (span >> st->shift) + 2;
+	st->bucket = malloc(st->nbuckets * sizeof(*st->bucket));
+	if (!st->bucket)
+		return -1;
+	for (i = 0; i < st->n; i++)
+		while (k <= (st->syms[i].addr - st->lo) >> st->shift)
+			st->bucket[k++] = i;
+	while (k < st->nbuckets)
+		st->bucket[k++] = st->n;
+	return 0;
+}
+
 static int finish(struct kft_symtab *st, const char *path, char *err,
 		  size_t errlen)
 {
@@ -71,7 +99,7 @@ static int finish(struct kft_symtab *st, const char *path, char *err,
 	for (i = 0; i < st->n; i++)
 		st->by_name[i] = &st->syms[i];
 	qsort(st->by_name, st->n, sizeof(*st->by_name), by_name);
-	return 0;
+	return index_buckets(st) ? fail(err, errlen, "out of memory") : 0;
 }
 
 static char *slurp(const char *path, char *err, size_t errlen)
@@ -238,6 +266,7 @@ void kft_symtab_free(struct kft_symtab *st)
 	free(st->syms);
 	free(st->by_name);
 	free(st->text);
+	free(st->bucket);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -251,6 +280,14 @@ const struct kft_sym *kft_symtab_find(const struct kft_symtab *st,
 	const struct kft_sym *s;
 
 	addr -= st->bias;
+	if (addr < st->lo)
+		return NULL;
+	if (((addr - st->lo) >> st->shift) + 1 < st->nbuckets) {
+		size_t k = (addr - st->lo) >> st->shift;
+
+		lo = st->bucket[k] ? st->bucket[k] - 1 : 0;
+		hi = st->bucket[k + 1];
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 

@@ -23,6 +23,11 @@ struct kft_symtab {
 	struct kft_sym **by_name;
 	char *text;		/* the map file, names point into it */
 	int64_t bias;		/* added to every address (KASLR offset) */
+	/* bucket[k]: first symbol at or above lo + (k << shift) */
+	uint32_t *bucket;
+	uint32_t nbuckets;
+	uint64_t lo;
+	unsigned int shift;
 };
 
 /* 0 on success; on failure -1 and a message in err. */

@@ -20,22 +20,22 @@ objs=$(git ls-files kernel | grep -E '\.c$' | sed 's/\.c$/.o/')
 ok $? "checkpatch.pl --strict is clean on $(echo $files | wc -w) files"
 cat "$kdir/checkpatch.txt"
 
-touch $(for o in $objs; do echo "$ksrc/${o%.o}.c"; done)
-# shellcheck disable=SC2086
-make -s -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" W=1 $objs > "$kdir/w1.txt" 2>&1
-rc=$?
-[ $rc -eq 0 ] && ! grep -q 'warning:' "$kdir/w1.txt"
-ok $? "W=1 build of the KFT objects has no warnings"
-cat "$kdir/w1.txt"
-
-if command -v sparse >/dev/null; then
+# rebuild_clean NAME DESCRIPTION MAKE-ARGS...: rebuild the KFT objects with
+# extra make arguments; no warning or error may come out.
+rebuild_clean() {
+	local name=$1 desc=$2
+	shift 2
 	touch $(for o in $objs; do echo "$ksrc/${o%.o}.c"; done)
 	# shellcheck disable=SC2086
-	make -s -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" C=1 $objs > "$kdir/sparse.txt" 2>&1
-	rc=$?
-	[ $rc -eq 0 ] && ! grep -qE 'warning:|error:' "$kdir/sparse.txt"
-	ok $? "sparse (C=1) is clean on the KFT objects"
-	cat "$kdir/sparse.txt"
+	make -s -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" "$@" $objs > "$kdir/$name.txt" 2>&1 &&
+		! grep -qE 'warning:|error:' "$kdir/$name.txt"
+	ok $? "$desc"
+	cat "$kdir/$name.txt"
+}
+
+rebuild_clean w1 "W=1 build of the KFT objects has no warnings" W=1
+if command -v sparse >/dev/null; then
+	rebuild_clean sparse "sparse (C=1) is clean on the KFT objects" C=1
 else
 	ok 1 "sparse is installed (make deps)"
 fi

@@ -190,8 +190,45 @@ static bool kft_is_name_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$';
 }
 
+/*
+ * Memory for a config: kmalloc(), or the caller's arena when the config is
+ * parsed before the kernel's allocators are up (boot runs).  Arena memory
+ * is never freed.
+ */
+static void *kft_cfg_alloc(struct kft_config *cfg, size_t size)
+{
+	struct kft_arena *a = cfg->arena;
+	void *p;
+
+	if (!a)
+		return kmalloc(size, GFP_KERNEL);
+	size = (size + sizeof(long) - 1) & ~(sizeof(long) - 1);
+	if (a->size - a->used < size)
+		return NULL;
+	p = a->base + a->used;
+	a->used += size;
+	return p;
+}
+
+static void kft_cfg_free(struct kft_config *cfg, const void *p)
+{
+	if (!cfg->arena)
+		kfree(p);
+}
+
+static char *kft_cfg_strdup(struct kft_config *cfg, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = kft_cfg_alloc(cfg, n);
+
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
 /* A function: 0x<hex> address, or a symbol name kept for kft_config_resolve. */
 static int kft_parse_fref(const struct kft_token *tok, struct kft_fref *ref,
+			  struct kft_config *cfg,
 			  struct kft_config_error *err)
 {
 	char buf[KFT_NAME_MAX];
@@ -218,7 +255,7 @@ static int kft_parse_fref(const struct kft_token *tok, struct kft_fref *ref,
 		if (!kft_is_name_char(buf[i]))
 			return kft_fail(err, tok->line, tok, "bad function name");
 	ref->addr = 0;
-	ref->name = kstrdup(buf, GFP_KERNEL);
+	ref->name = kft_cfg_strdup(cfg, buf);
 	return ref->name ? 0 : -ENOMEM;
 }
 
@@ -271,7 +308,7 @@ static int kft_parse_trigger(struct kft_lexer *lx, struct kft_token *kw,
 	if (!kft_peek(lx, &arg) || kft_is_keyword(&arg))
 		return kft_fail(err, how.line, &how, "missing function");
 	kft_next(lx, &arg);
-	return kft_parse_fref(&arg, &t->fn, err);
+	return kft_parse_fref(&arg, &t->fn, cfg, err);
 }
 
 /* funclist ends at fend, at the next statement, or at the end of the text. */
@@ -296,15 +333,21 @@ static int kft_parse_funclist(struct kft_lexer *lx, struct kft_token *kw,
 		kft_next(lx, &tok);
 		if (cfg->nfuncs >= KFT_MAX_FUNCLIST)
 			return kft_fail(err, tok.line, &tok, "funclist too long");
-		if ((cfg->nfuncs & (cfg->nfuncs - 1)) == 0) {
-			grown = krealloc(cfg->funcs, sizeof(*grown) *
-					 (cfg->nfuncs ? cfg->nfuncs * 2 : 8),
-					 GFP_KERNEL);
+		if (cfg->nfuncs == cfg->funcs_room) {
+			unsigned int room = cfg->funcs_room ?
+					    cfg->funcs_room * 2 : 8;
+
+			grown = kft_cfg_alloc(cfg, sizeof(*grown) * room);
 			if (!grown)
 				return -ENOMEM;
+			if (cfg->nfuncs)
+				memcpy(grown, cfg->funcs,
+				       sizeof(*grown) * cfg->nfuncs);
+			kft_cfg_free(cfg, cfg->funcs);
 			cfg->funcs = grown;
+			cfg->funcs_room = room;
 		}
-		ret = kft_parse_fref(&tok, &cfg->funcs[cfg->nfuncs], err);
+		ret = kft_parse_fref(&tok, &cfg->funcs[cfg->nfuncs], cfg, err);
 		if (ret)
 			return ret;
 		cfg->nfuncs++;
@@ -420,11 +463,11 @@ void kft_config_free(struct kft_config *cfg)
 {
 	unsigned int i;
 
-	kfree(cfg->start.fn.name);
-	kfree(cfg->stop.fn.name);
+	kft_cfg_free(cfg, cfg->start.fn.name);
+	kft_cfg_free(cfg, cfg->stop.fn.name);
 	for (i = 0; i < cfg->nfuncs; i++)
-		kfree(cfg->funcs[i].name);
-	kfree(cfg->funcs);
+		kft_cfg_free(cfg, cfg->funcs[i].name);
+	kft_cfg_free(cfg, cfg->funcs);
 	kft_config_init(cfg);
 }
 
@@ -435,6 +478,13 @@ void kft_config_free(struct kft_config *cfg)
 int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
 		     unsigned int flags, struct kft_config_error *err)
 {
+	return kft_config_parse_in(cfg, text, len, flags, NULL, err);
+}
+
+int kft_config_parse_in(struct kft_config *cfg, const char *text, size_t len,
+			unsigned int flags, struct kft_arena *arena,
+			struct kft_config_error *err)
+{
 	struct kft_lexer lx = {
 		.text = text, .p = text, .end = text + len, .line = 1,
 	};
@@ -444,6 +494,7 @@ int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
 	int ret = 0;
 
 	kft_config_init(cfg);
+	cfg->arena = arena;
 	memset(err, 0, sizeof(*err));
 	while (!ret && kft_next(&lx, &tok)) {
 		if (seen_end) {

@@ -43,6 +43,13 @@ enum kft_watch_kind {
 	KFT_WATCH_WORST_STACK,
 };
 
+/* Memory for configs parsed before the kernel's allocators are up. */
+struct kft_arena {
+	char *base;
+	size_t size;
+	size_t used;
+};
+
 struct kft_config {
 	struct kft_trigger start;
 	struct kft_trigger stop;
@@ -52,10 +59,12 @@ struct kft_config {
 	bool onlyints;
 	bool autorepeat;
 	unsigned int nfuncs;	/* funclist; 0: every function */
+	unsigned int funcs_room;
 	struct kft_fref *funcs;
 	unsigned long logentries;
 	enum kft_watch_kind watch;
 	unsigned long watch_bytes;
+	struct kft_arena *arena;	/* NULL: kmalloc()ed */
 };
 
 /* Where and why a config was refused. */
@@ -72,6 +81,10 @@ void kft_config_init(struct kft_config *cfg);
 void kft_config_free(struct kft_config *cfg);
 int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
 		     unsigned int flags, struct kft_config_error *err);
+/* The same, taking memory from an arena rather than kmalloc(). */
+int kft_config_parse_in(struct kft_config *cfg, const char *text, size_t len,
+			unsigned int flags, struct kft_arena *arena,
+			struct kft_config_error *err);
 bool kft_config_complete(const char *text, size_t len);
 
 /* Resolve function names into addresses; 0 or the lookup's -errno. */

@@ -270,6 +270,43 @@ static void test_nul_and_long_input(void)
 	kft_config_free(&cfg);
 }
 
+/* Boot runs parse before kmalloc() works: all memory from an arena. */
+static void test_arena(void)
+{
+	static const char text[] =
+		"trigger start entry start_kernel\n"
+		"trigger stop entry to_userspace\n"
+		"filter funclist a b c d e f g h i j k l m n o p q r s t u v w\n";
+	static char mem[4096];
+	struct kft_arena arena = { .base = mem, .size = sizeof(mem) };
+	struct kft_arena tiny = { .base = mem, .size = 200 };
+	struct kft_config_error err;
+	struct kft_config cfg;
+	int ret;
+
+	ret = kft_config_parse_in(&cfg, text, strlen(text), KFT_PARSE_STATIC,
+				  &arena, &err);
+	tap_ok(ret == 0 && cfg.nfuncs == 23 &&
+	       !strcmp(cfg.funcs[22].name, "w") &&
+	       !strcmp(cfg.stop.fn.name, "to_userspace"),
+	       "arena parse: 23 functions and both triggers");
+	tap_ok((char *)cfg.funcs >= mem && (char *)cfg.funcs < mem + sizeof(mem) &&
+	       cfg.start.fn.name >= mem && cfg.start.fn.name < mem + sizeof(mem),
+	       "arena parse: the config lives in the arena");
+	tap_ok(arena.used > 0 && arena.used <= sizeof(mem),
+	       "arena parse: %zu of %zu bytes used", arena.used, sizeof(mem));
+	kft_config_free(&cfg);	/* must not free() arena memory (ASan) */
+	tap_ok(cfg.nfuncs == 0 && !cfg.funcs && !cfg.arena,
+	       "freeing an arena config empties it");
+
+	ret = kft_config_parse_in(&cfg, text, strlen(text), KFT_PARSE_STATIC,
+				  &tiny, &err);
+	tap_ok(ret == -ENOMEM && err.msg && !strcmp(err.msg, "out of memory") &&
+	       tiny.used <= tiny.size,
+	       "a full arena is 'out of memory' (line %u), within its size",
+	       err.line);
+}
+
 int main(void)
 {
 	test_full_config();
@@ -278,5 +315,6 @@ int main(void)
 	test_times();
 	test_bad_configs();
 	test_nul_and_long_input();
+	test_arena();
 	return tap_done();
 }

@@ -41,22 +41,21 @@ struct kft_run *kft_run __read_mostly;
 unsigned long kft_text_base __read_mostly = (unsigned long)_text;
 DEFINE_PER_CPU(struct kft_cpu, kft_cpu);
 
+bool kft_early __read_mostly;
+atomic_long_t kft_early_cnt[KFT_CNT_NR];
+
 u32 kft_cycles_mult __read_mostly;
 u32 kft_cycles_shift __read_mostly;
 u64 kft_cycles_offset __read_mostly;
 
-static notrace u32 kft_delta_encode(u64 ns)
-{
-	u64 us;
-
-	if (ns < KFT_DELTA_US)
-		return ns;
-	us = div_u64(ns, 1000);
-	return KFT_DELTA_US | (u32)min_t(u64, us, KFT_DELTA_MAX_US);
-}
-
 /* Count an event on this CPU; one instruction, so interrupts cannot tear it. */
-#define kft_count(c)	this_cpu_inc(kft_cpu.cnt[c])
+static __always_inline void kft_count(enum kft_counter c)
+{
+	if (unlikely(READ_ONCE(kft_early)))
+		raw_atomic_long_inc(&kft_early_cnt[c]);
+	else
+		this_cpu_inc(kft_cpu.cnt[c]);
+}
 
 /*
  * Take a log slot on this CPU: one per-CPU increment.  When the CPU's chunk
@@ -67,9 +66,14 @@ static notrace u32 kft_delta_encode(u64 ns)
  */
 static notrace struct kft_entry *kft_reserve(struct kft_run *run)
 {
-	unsigned long end = this_cpu_read(kft_cpu.end);
-	unsigned long idx = this_cpu_inc_return(kft_cpu.pos) - 1;
-	unsigned long flags;
+	unsigned long end, idx, flags;
+
+	if (unlikely(READ_ONCE(kft_early))) {	/* one CPU, no per-CPU data */
+		idx = raw_atomic_long_fetch_add(1, &run->next);
+		return idx < run->capacity ? run->log + idx : NULL;
+	}
+	end = this_cpu_read(kft_cpu.end);
+	idx = this_cpu_inc_return(kft_cpu.pos) - 1;
 
 	/* A chunk taken by an interrupt since is beyond end: refill. */
 	if (likely(idx < end))
@@ -173,9 +177,9 @@ static notrace bool kft_funclist_has(const struct kft_run *run,
 	return false;
 }
 
-/* Which filter, if any, drops a finished call. */
+/* Which filter, if any, drops a finished call of len clock units. */
 static notrace int kft_filtered(const struct kft_run *run, unsigned long fn,
-				bool irq, u64 ns)
+				bool irq, u64 len)
 {
 	const struct kft_config *cfg = &run->cfg;
 
@@ -185,7 +189,7 @@ static notrace int kft_filtered(const struct kft_run *run, unsigned long fn,
 		return KFT_CNT_FILTER_ONLYINTS;
 	if (cfg->nfuncs && !kft_funclist_has(run, fn))
 		return KFT_CNT_FILTER_FUNCLIST;
-	if (ns < cfg->mintime_ns || (cfg->maxtime_ns && ns > cfg->maxtime_ns))
+	if (len < run->min_len || (run->max_len && len > run->max_len))
 		return KFT_CNT_FILTER_TIME;
 	return -1;
 }
@@ -250,7 +254,7 @@ static notrace void kft_enter(struct kft_run *run, unsigned long fn, unsigned lo
 		    fn == cfg->start.fn.addr)
 			kft_trigger(run, KFT_BY_ENTRY, fn, now);
 		else if (cfg->start.kind == KFT_TRIGGER_TIME &&
-			 now >= cfg->start.time_ns)
+			 now >= run->start_at)
 			kft_trigger(run, KFT_BY_TIME, 0, now);
 		if (READ_ONCE(kft_state) != KFT_TRIGGERED)
 			return;
@@ -259,7 +263,7 @@ static notrace void kft_enter(struct kft_run *run, unsigned long fn, unsigned lo
 			flags = KFT_FRAME_TRIGGER;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
-	    (s64)(now - run->start_ns) >= (s64)cfg->stop.time_ns) {
+	    (s64)(now - run->start_ns) >= (s64)run->stop_after) {
 		kft_stop(run, KFT_BY_TIME, 0, now);
 		return;
 	}
@@ -322,6 +326,8 @@ static notrace void kft_exit(struct kft_run *run, unsigned long fn, unsigned lon
 	bool stop_here;
 	int why;
 
+	if (unlikely(run->limits_provisional))	/* boot run, early */
+		kft_run_set_limits(run);
 	if (READ_ONCE(kft_state) == KFT_PRIMED) {
 		if (cfg->start.kind == KFT_TRIGGER_EXIT &&
 		    fn == cfg->start.fn.addr) {
@@ -330,13 +336,13 @@ static notrace void kft_exit(struct kft_run *run, unsigned long fn, unsigned lon
 			kft_frame_init(&f, fn, site, now, 0);
 			kft_log(run, &f, kft_pid(), 0, now);
 		} else if (cfg->start.kind == KFT_TRIGGER_TIME &&
-			   now >= cfg->start.time_ns) {
+			   now >= run->start_at) {
 			kft_trigger(run, KFT_BY_TIME, 0, now);
 		}
 		return;
 	}
 	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
-	    (s64)(now - run->start_ns) >= (s64)cfg->stop.time_ns) {
+	    (s64)(now - run->start_ns) >= (s64)run->stop_after) {
 		kft_stop(run, KFT_BY_TIME, 0, now);
 		return;
 	}
@@ -344,14 +350,14 @@ static notrace void kft_exit(struct kft_run *run, unsigned long fn, unsigned lon
 	stop_here = cfg->stop.kind == KFT_TRIGGER_EXIT &&
 		    fn == cfg->stop.fn.addr;
 	if (kft_pop(kft_task_stack(run), fn, &f)) {
-		u64 ns = now - (f.entry_ns & KFT_FRAME_NS);
+		u64 len = now - (f.entry_ns & KFT_FRAME_NS);
 
-		why = kft_filtered(run, fn, f.entry_ns & KFT_FRAME_IRQ, ns);
+		why = kft_filtered(run, fn, f.entry_ns & KFT_FRAME_IRQ, len);
 		if (why < 0 || stop_here || (f.entry_ns & KFT_FRAME_TRIGGER))
 			kft_log(run, &f,
 				(f.entry_ns & KFT_FRAME_IRQ) ? -1 :
 							       current->pid,
-				kft_delta_encode(ns), now);
+				kft_delta_encode(len), now);
 		else
 			kft_count(why);
 	}
@@ -421,7 +427,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 		/* Its length is unknown: mintime cannot judge it, the rest can. */
 		why = kft_filtered(run, kft_addr(f->fn), irq, so_far);
 		if (why >= 0 && !(why == KFT_CNT_FILTER_TIME &&
-				  so_far < run->cfg.mintime_ns)) {
+				  so_far < run->min_len)) {
 			kft_count(why);
 			continue;
 		}

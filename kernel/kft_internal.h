@@ -41,6 +41,7 @@ enum kft_reason {
 	KFT_BY_EXIT,
 	KFT_BY_TIME,
 	KFT_BY_FULL,
+	KFT_BY_BOOT,		/* a boot run with no start trigger */
 };
 
 /* One recorded call: 24 bytes. */
@@ -62,6 +63,24 @@ static_assert(sizeof(struct kft_entry) == 24);
 #define KFT_DELTA_OPEN		0xffffffffU	/* exit not seen: prints -1 */
 #define KFT_DELTA_STACK		0xfffffffeU	/* stack watch chain: -2 */
 #define KFT_DELTA_MAX_US	0x7ffffffdU
+
+static inline u32 kft_delta_encode(u64 ns)
+{
+	if (ns < KFT_DELTA_US)
+		return ns;
+	return KFT_DELTA_US | (u32)min_t(u64, div_u64(ns, 1000),
+					 KFT_DELTA_MAX_US);
+}
+
+/* A logged duration in ns; U64_MAX for -1 and -2. */
+static inline u64 kft_delta_decode(u32 delta)
+{
+	if (delta >= KFT_DELTA_STACK)
+		return U64_MAX;
+	if (delta & KFT_DELTA_US)
+		return (u64)(delta & ~KFT_DELTA_US) * 1000;
+	return delta;
+}
 
 /* High bits of kft_frame.entry_ns. */
 #define KFT_FRAME_TRIGGER	BIT_ULL(63)	/* log whatever the filters say */
@@ -104,7 +123,19 @@ struct kft_run {
 	struct kft_entry *log;
 	unsigned long capacity;
 	atomic_long_t next;		/* first log index no CPU has taken */
-	bool log_is_static;		/* boot buffer, not vmalloc()ed */
+	bool is_static;			/* the boot run: nothing to free */
+	const char *origin;		/* boot run: where its config came from */
+
+	/*
+	 * Times below are in the hooks' clock units: ns, or for a boot run
+	 * raw cycles until kft_run_finish() converts its log (clock_raw).
+	 */
+	bool clock_raw;
+	bool limits_provisional;	/* cycle rate still unknown */
+	u64 min_len;			/* filter mintime */
+	u64 max_len;			/* filter maxtime; 0: none */
+	u64 start_at;			/* trigger start time: clock value */
+	u64 stop_after;			/* trigger stop time: since start */
 
 	u64 base_ns;			/* first start; entry times count from it */
 	u64 start_ns;			/* start of the current (repeated) run */
@@ -124,6 +155,15 @@ struct kft_run {
 extern int kft_state;
 extern struct kft_run *kft_run;
 extern unsigned long kft_text_base;
+
+/*
+ * Early boot: per-CPU data of the boot CPU is copied when the per-CPU areas
+ * are set up, and updates made meanwhile are lost.  Until then (kft_boot.c
+ * ends it at early_initcall, before other CPUs start) the hooks take log
+ * slots and count events in plain shared variables instead.
+ */
+extern bool kft_early;
+extern atomic_long_t kft_early_cnt[KFT_CNT_NR];
 
 static inline bool kft_state_armed(int state)
 {
@@ -165,6 +205,9 @@ static __always_inline u64 kft_clock(void)
 }
 
 void kft_clock_setup(void);
+void kft_clock_set_raw(void);
+void kft_run_set_limits(struct kft_run *run);
+u64 kft_run_time_ns(const struct kft_run *run, u64 t);
 void kft_stop(struct kft_run *run, enum kft_reason why, unsigned long fn,
 	      u64 now);
 void kft_trigger(struct kft_run *run, enum kft_reason why, unsigned long fn,
@@ -182,9 +225,13 @@ int kft_run_stop(void);
 int kft_run_clear(void);
 void kft_run_finish(struct kft_run *run);
 unsigned long kft_run_counter(enum kft_counter c);
+int kft_cmp_addr(const void *a, const void *b);
 int kft_resolve_name(void *priv, const char *name, unsigned long *addr);
 const char *kft_name_of(void *priv, unsigned long addr, char *buf,
 			size_t size);
 extern struct mutex kft_mutex;
+
+/* kft_proc.c: say why a config or command was refused, also in /proc/kft. */
+__printf(1, 2) void kft_error(const char *fmt, ...);
 
 #endif /* _KERNEL_KFT_INTERNAL_H */

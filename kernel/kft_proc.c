@@ -26,7 +26,7 @@ static char *kft_pending;		/* a config still waiting for "end" */
 static size_t kft_pending_len;
 static char kft_last_error[192];
 
-static __printf(1, 2) void kft_error(const char *fmt, ...)
+void kft_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -186,6 +186,9 @@ static void kft_show_reason(struct seq_file *m, enum kft_reason why,
 	case KFT_BY_FULL:
 		seq_puts(m, "log full");
 		break;
+	case KFT_BY_BOOT:
+		seq_puts(m, "kernel start");
+		break;
 	default:
 		seq_puts(m, "nothing");
 		break;
@@ -194,20 +197,21 @@ static void kft_show_reason(struct seq_file *m, enum kft_reason why,
 
 static void kft_show_times(struct seq_file *m, const struct kft_run *run)
 {
+	u64 start = kft_run_time_ns(run, run->start_ns);
+	u64 stop = kft_run_time_ns(run, run->stop_ns);
+
 	if (run->start_reason) {
 		seq_printf(m, "Logging started at %llu usec by ",
-			   div_u64(run->start_ns, 1000));
-		kft_show_reason(m, run->start_reason, run->start_fn,
-				run->start_ns);
+			   div_u64(start, 1000));
+		kft_show_reason(m, run->start_reason, run->start_fn, start);
 		seq_putc(m, '\n');
 	} else {
 		seq_puts(m, "Logging not started\n");
 	}
 	if (run->stop_reason) {
 		seq_printf(m, "Logging stopped at %llu usec by ",
-			   div_u64(run->stop_ns, 1000));
-		kft_show_reason(m, run->stop_reason, run->stop_fn,
-				run->stop_ns);
+			   div_u64(stop, 1000));
+		kft_show_reason(m, run->stop_reason, run->stop_fn, stop);
 		seq_putc(m, '\n');
 	} else {
 		seq_puts(m, "Logging not stopped\n");
@@ -244,6 +248,9 @@ static int kft_status_show(struct seq_file *m, void *v)
 		   run->start_reason ? "" : "not ",
 		   state == KFT_COMPLETE ? "" : "not ");
 	seq_printf(m, "state: %s\n", kft_state_names[state]);
+	if (run->origin)
+		seq_printf(m, "boot run from %s (times from kernel start)\n",
+			   run->origin);
 	kft_show_times(m, run);
 	if (run->cfg.watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
 		seq_printf(m, "lowest stack: %lu bytes left\n", run->lowest_stack);

@@ -49,6 +49,20 @@ static void kft_set_state(int state)
 	smp_store_release(&kft_state, state);
 }
 
+static bool kft_clock_is_raw;
+
+/*
+ * A boot run is primed before the cycle counter's rate is known: the hooks
+ * read raw cycles, and kft_run_finish() converts the log.
+ */
+void __init kft_clock_set_raw(void)
+{
+	kft_cycles_shift = 0;
+	kft_cycles_offset = 0;
+	WRITE_ONCE(kft_cycles_mult, 1);
+	kft_clock_is_raw = true;
+}
+
 /*
  * Scale the cycle counter once, the first time a run is armed, so that
  * times stay on one base across runs.  Only called with no run armed.
@@ -58,6 +72,10 @@ void kft_clock_setup(void)
 	unsigned long khz = kft_arch_cycles_khz();
 	u32 mult, shift;
 
+	if (kft_clock_is_raw) {		/* after a boot run */
+		WRITE_ONCE(kft_cycles_mult, 0);
+		kft_clock_is_raw = false;
+	}
 	if (kft_cycles_mult || !khz)
 		return;
 	clocks_calc_mult_shift(&mult, &shift, khz * 1000, NSEC_PER_SEC, 3600);
@@ -68,17 +86,81 @@ void kft_clock_setup(void)
 	smp_store_release(&kft_cycles_mult, mult);
 }
 
+/*
+ * Bounds on the cycle rate of a boot run until the kernel has measured it:
+ * the provisional limits keep more calls rather than fewer, and
+ * kft_run_finish() applies the exact ones.
+ */
+#define KFT_BOOT_KHZ_LO		400000U		/* 400 MHz */
+#define KFT_BOOT_KHZ_HI		10000000U	/* 10 GHz */
+#define KFT_MAX_LIMIT_NS	BIT_ULL(52)	/* keeps products in 64 bits */
+
+static notrace u64 kft_ns_to_cycles(u64 ns, u32 khz)
+{
+	return mul_u64_u32_div(min_t(u64, ns, KFT_MAX_LIMIT_NS), khz,
+			       NSEC_PER_MSEC);
+}
+
+static u64 kft_cycles_to_ns(u64 cycles, u32 khz)
+{
+	return mul_u64_u32_div(cycles, NSEC_PER_MSEC, khz);
+}
+
+/*
+ * The filters and time triggers in the hooks' clock units.  For a boot run
+ * in raw cycles, with a 2% margin either way once the rate is known (the
+ * kernel refines it later), or with the bounds above until then: the hooks
+ * call this again on every exit while the limits are provisional.
+ */
+void notrace kft_run_set_limits(struct kft_run *run)
+{
+	const struct kft_config *cfg = &run->cfg;
+	u32 khz, lo = KFT_BOOT_KHZ_LO, hi = KFT_BOOT_KHZ_HI;
+
+	if (!run->clock_raw) {
+		run->min_len = cfg->mintime_ns;
+		run->max_len = cfg->maxtime_ns;
+		run->start_at = cfg->start.time_ns;
+		run->stop_after = cfg->stop.time_ns;
+		WRITE_ONCE(run->limits_provisional, false);
+		return;
+	}
+	khz = kft_arch_boot_cycles_khz();
+	if (khz) {
+		lo = khz - khz / 50;
+		hi = khz + khz / 50;
+	}
+	run->min_len = kft_ns_to_cycles(cfg->mintime_ns, lo);
+	run->max_len = cfg->maxtime_ns ?
+		       kft_ns_to_cycles(cfg->maxtime_ns, hi) : 0;
+	run->start_at = run->base_ns + kft_ns_to_cycles(cfg->start.time_ns, lo);
+	run->stop_after = kft_ns_to_cycles(cfg->stop.time_ns, hi);
+	WRITE_ONCE(run->limits_provisional, !khz);
+}
+
+/* A run time for display: ns, also while a boot run still counts cycles. */
+u64 kft_run_time_ns(const struct kft_run *run, u64 t)
+{
+	u32 khz = kft_arch_boot_cycles_khz();
+
+	if (!run->clock_raw || !khz)
+		return t;
+	return kft_cycles_to_ns(t > run->base_ns ? t - run->base_ns : 0, khz);
+}
+
 static void kft_reset_cpus(void)
 {
-	int cpu;
+	int cpu, c;
 
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&kft_cpu, cpu), 0, sizeof(struct kft_cpu));
+	for (c = 0; c < KFT_CNT_NR; c++)
+		atomic_long_set(&kft_early_cnt[c], 0);
 }
 
 unsigned long kft_run_counter(enum kft_counter c)
 {
-	unsigned long sum = 0;
+	unsigned long sum = atomic_long_read(&kft_early_cnt[c]);
 	int cpu;
 
 	for_each_possible_cpu(cpu)
@@ -86,7 +168,7 @@ unsigned long kft_run_counter(enum kft_counter c)
 	return sum;
 }
 
-static int kft_cmp_addr(const void *a, const void *b)
+int kft_cmp_addr(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a;
 	unsigned long y = *(const unsigned long *)b;
@@ -120,6 +202,7 @@ struct kft_run *kft_run_create(struct kft_config *cfg)
 		sort(run->funcs, run->cfg.nfuncs, sizeof(*run->funcs),
 		     kft_cmp_addr, NULL);
 	}
+	kft_run_set_limits(run);
 	run->watch_threshold = run->cfg.watch_bytes;
 	run->lowest_stack = ULONG_MAX;
 	run->capacity = run->cfg.logentries;
@@ -151,8 +234,9 @@ void kft_run_put(struct kft_run *run)
 
 static void kft_run_free(struct kft_run *run)
 {
-	if (!run->log_is_static)
-		vfree(run->log);
+	if (run->is_static)
+		return;
+	vfree(run->log);
 	kfree(run->funcs);
 	kft_config_free(&run->cfg);
 	kfree(run);
@@ -254,6 +338,8 @@ int kft_run_clear(void)
 	run->stop_reason = KFT_BY_NONE;
 	run->nr_logged = 0;
 	run->finished = false;
+	run->clock_raw = false;		/* a cleared boot run: ns from now on */
+	kft_run_set_limits(run);
 	run->watch_threshold = run->cfg.watch_bytes;
 	run->lowest_stack = ULONG_MAX;
 	run->gen = (run->gen | 0xffff) + 1;
@@ -266,51 +352,88 @@ static u64 kft_entry_time(const struct kft_entry *e)
 	return e->time_cpu & KFT_TIME_MASK;
 }
 
-static u64 kft_entry_ns(const struct kft_entry *e)
-{
-	if (e->delta >= KFT_DELTA_STACK)
-		return U64_MAX;
-	if (e->delta & KFT_DELTA_US)
-		return (u64)(e->delta & ~KFT_DELTA_US) * 1000;
-	return e->delta;
-}
-
 /* By entry time; a caller entered in the same ns as its callee comes first. */
 static int kft_cmp_entry(const void *a, const void *b)
 {
 	const struct kft_entry *x = a, *y = b;
 	u64 tx = kft_entry_time(x), ty = kft_entry_time(y);
+	u64 lx = kft_delta_decode(x->delta), ly = kft_delta_decode(y->delta);
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
-	if (kft_entry_ns(x) != kft_entry_ns(y))
-		return kft_entry_ns(x) > kft_entry_ns(y) ? -1 : 1;
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
 	return 0;
 }
 
 /*
+ * A boot run's entry in cycles, to ns.  Then the time filters, exactly: the
+ * hooks judged calls made before the cycle rate was known by its bounds.
+ * The trigger functions' calls stay, whatever their length.
+ */
+static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e,
+			    u32 khz)
+{
+	const struct kft_config *cfg = &run->cfg;
+	u64 t = kft_cycles_to_ns(kft_entry_time(e), khz);
+	u64 len = kft_delta_decode(e->delta);
+	unsigned long fn = kft_addr(e->fn);
+
+	e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) | (t & KFT_TIME_MASK);
+	if (len == U64_MAX)
+		return true;
+	len = kft_cycles_to_ns(len, khz);
+	e->delta = kft_delta_encode(len);
+	if (fn == run->start_fn || fn == run->stop_fn)
+		return true;
+	return len >= cfg->mintime_ns &&
+	       !(cfg->maxtime_ns && len > cfg->maxtime_ns);
+}
+
+/*
  * Make a stopped run's log readable, once: log the calls still open, squeeze
- * out the slots CPUs reserved but did not fill, and sort by entry time.
+ * out the slots CPUs reserved but did not fill, convert a boot run's cycles
+ * to ns, and sort by entry time.
  */
 void kft_run_finish(struct kft_run *run)
 {
 	unsigned long i, n = 0, used;
+	u32 khz = 0;
 	int cpu;
 
 	lockdep_assert_held(&kft_mutex);
 	if (run->finished || kft_state_live(READ_ONCE(kft_state)) ||
-	    !run->start_ns)
+	    !run->start_reason)
 		return;
 	kft_sync();
 	kft_log_open_frames(run);
+	if (run->clock_raw) {
+		khz = kft_arch_boot_cycles_khz();
+		if (!khz)
+			pr_warn("kft: cycle rate unknown: boot run times are in cycles\n");
+	}
 	used = min_t(unsigned long, atomic_long_read(&run->next),
 		     run->capacity);
-	for (i = 0; i < used; i++)
-		if (run->log[i].fn)
-			run->log[n++] = run->log[i];
+	for (i = 0; i < used; i++) {
+		if (!run->log[i].fn)
+			continue;
+		if (khz && !kft_entry_to_ns(run, &run->log[i], khz)) {
+			this_cpu_inc(kft_cpu.cnt[KFT_CNT_FILTER_TIME]);
+			continue;
+		}
+		run->log[n++] = run->log[i];
+	}
 	if (n < used)
 		memset(run->log + n, 0, (used - n) * sizeof(*run->log));
 	sort(run->log, n, sizeof(*run->log), kft_cmp_entry, NULL);
+	if (khz) {
+		run->start_ns = kft_run_time_ns(run, run->start_ns);
+		if (run->stop_reason)
+			run->stop_ns = kft_run_time_ns(run, run->stop_ns);
+		run->base_ns = 0;
+		run->clock_raw = false;
+		kft_run_set_limits(run);
+	}
 	/* Nothing more may be logged into the squeezed log. */
 	atomic_long_set(&run->next, run->capacity);
 	for_each_possible_cpu(cpu) {
@@ -337,7 +460,10 @@ static int kft_match_symbol(void *data, unsigned long addr)
 	return 0;
 }
 
-/* A name must name one function: static functions may share a name. */
+/*
+ * A name must name one function: static functions may share a name.
+ * Boot runs pass a non-NULL priv: they resolve before modules exist.
+ */
 int kft_resolve_name(void *priv, const char *name, unsigned long *addr)
 {
 	struct kft_match m = { };
@@ -345,7 +471,7 @@ int kft_resolve_name(void *priv, const char *name, unsigned long *addr)
 	kallsyms_on_each_match_symbol(kft_match_symbol, name, &m);
 	if (m.distinct)
 		return -ENOTUNIQ;
-	if (!m.n)
+	if (!m.n && !priv)
 		m.addr = kallsyms_lookup_name(name);	/* modules */
 	if (!m.addr)
 		return -ENOENT;

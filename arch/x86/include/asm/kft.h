@@ -28,4 +28,14 @@ static inline unsigned long kft_arch_cycles_khz(void)
 	return tsc_khz;
 }
 
+/*
+ * The same for a boot run, which lasts from kernel start to the first user
+ * program, before cpufreq drivers change any rate: any TSC will do, once
+ * the kernel has measured it.
+ */
+static inline unsigned long kft_arch_boot_cycles_khz(void)
+{
+	return boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0;
+}
+
 #endif /* _ASM_X86_KFT_H */

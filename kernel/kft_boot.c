@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KFT boot runs: a run primed before start_kernel(), so that boot can be
+ * traced from its first function to the first user program.  The run
+ * comes from the kft= kernel parameter or, without one, from kftstatic.conf
+ * compiled in by scripts/mkkftrun (CONFIG_KFT_STATIC_RUN); "kft=off" turns
+ * the static run off for one boot.
+ *
+ * The architecture calls kft_boot_prime() right before start_kernel(),
+ * when little of the kernel is set up:
+ *  - no allocator: the run, its log and its parsed config are static;
+ *  - per-CPU data is about to be copied: kft_early makes the hooks use
+ *    shared variables until early_initcall time, before other CPUs start;
+ *  - no calibrated clock: the hooks read raw cycles and kft_run_finish()
+ *    converts the log to ns once the rate is known (kft_run_set_limits()).
+ * Function names are resolved with kallsyms, so static functions work.
+ *
+ * This file is not instrumented.
+ */
+#include <linux/init.h>
+#include <linux/kallsyms.h>
+#include <linux/kft_boot.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <asm/setup.h>
+
+#include "kft_internal.h"
+
+#define KFT_BOOT_ARENA		(64U << 10)	/* ~700 funclist names */
+#define KFT_BOOT_MAX_FUNCS	1024U
+
+static struct kft_entry kft_boot_log[CONFIG_KFT_BOOT_LOG_ENTRIES];
+static unsigned long kft_boot_funcs[KFT_BOOT_MAX_FUNCS];
+static char kft_boot_mem[KFT_BOOT_ARENA] __aligned(sizeof(long));
+static struct kft_arena kft_boot_arena = {
+	.base = kft_boot_mem, .size = sizeof(kft_boot_mem),
+};
+
+static struct kft_run kft_boot_run;
+static char kft_boot_cmdline[COMMAND_LINE_SIZE] __initdata;
+
+/* What to say about the boot run: printk waits until it is safe to call. */
+static char kft_boot_msg[192] __initdata;
+static bool kft_boot_failed __initdata;
+
+static __printf(2, 3) void __init kft_boot_say(bool failed,
+						const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(kft_boot_msg, sizeof(kft_boot_msg), fmt, ap);
+	va_end(ap);
+	kft_boot_failed = failed;
+}
+
+/* The value of the last kft= on the command line, or NULL. */
+static char * __init kft_boot_param(void)
+{
+	char *args = kft_boot_cmdline, *param, *val, *found = NULL;
+
+	strscpy(kft_boot_cmdline, boot_command_line, sizeof(kft_boot_cmdline));
+	while (*(args = skip_spaces(args))) {
+		args = next_arg(args, &param, &val);
+		if (!val && !strcmp(param, "--"))
+			break;		/* the rest is for init */
+		if (!strcmp(param, "kft"))
+			found = val ? val : "";
+	}
+	return found;
+}
+
+static void __init kft_boot_error(const char *origin, int ret,
+				  const struct kft_config_error *err)
+{
+	if (ret == -ENOMEM)
+		kft_boot_say(true, "boot run (%s): line %u: config over %u KiB",
+			     origin, err->line, KFT_BOOT_ARENA >> 10);
+	else if (err->token[0])
+		kft_boot_say(true, "boot run (%s): line %u: '%s': %s",
+			     origin, err->line, err->token, err->msg);
+	else
+		kft_boot_say(true, "boot run (%s): line %u: %s",
+			     origin, err->line, err->msg);
+}
+
+/* Parse, resolve and check the config into the static run. */
+static int __init kft_boot_config(struct kft_run *run, const char *text,
+				  const char *origin)
+{
+	struct kft_config *cfg = &run->cfg;
+	struct kft_config_error err;
+	unsigned int i;
+	int ret;
+
+	ret = kft_config_parse_in(cfg, text, strlen(text), KFT_PARSE_STATIC,
+				  &kft_boot_arena, &err);
+	if (!ret)
+		ret = kft_config_resolve(cfg, kft_resolve_name, run, &err);
+	if (ret) {
+		kft_boot_error(origin, ret, &err);
+		return ret;
+	}
+	if (cfg->nfuncs > KFT_BOOT_MAX_FUNCS) {
+		kft_boot_say(true, "boot run (%s): funclist longer than %u functions",
+			     origin, KFT_BOOT_MAX_FUNCS);
+		return -E2BIG;
+	}
+	for (i = 0; i < cfg->nfuncs; i++)
+		kft_boot_funcs[i] = cfg->funcs[i].addr;
+	sort(kft_boot_funcs, cfg->nfuncs, sizeof(*kft_boot_funcs),
+	     kft_cmp_addr, NULL);
+	run->funcs = kft_boot_funcs;
+	return 0;
+}
+
+void __init kft_boot_prime(void)
+{
+	struct kft_run *run = &kft_boot_run;
+	const char *text, *origin;
+	char *param = kft_boot_param();
+
+	if (param) {
+		if (!*param || !strcmp(param, "off"))
+			return;
+		text = param;
+		origin = "kft= parameter";
+	} else if (IS_ENABLED(CONFIG_KFT_STATIC_RUN)) {
+		text = kft_static_run;
+		origin = kft_static_run_file;
+	} else {
+		return;
+	}
+	if (kft_boot_config(run, text, origin))
+		return;
+
+	refcount_set(&run->ref, 1);
+	run->is_static = true;
+	run->origin = origin;
+	run->log = kft_boot_log;
+	run->capacity = min_t(unsigned long, run->cfg.logentries,
+			      ARRAY_SIZE(kft_boot_log));
+	if (run->capacity < run->cfg.logentries)
+		kft_boot_say(false, "boot run primed from %s; logentries cut to %lu",
+			     origin, run->capacity);
+	else
+		kft_boot_say(false, "boot run primed from %s", origin);
+	run->watch_threshold = run->cfg.watch_bytes;
+	run->lowest_stack = ULONG_MAX;
+
+	kft_clock_set_raw();
+	run->clock_raw = true;
+	run->base_ns = kft_clock();	/* boot run times count from here */
+	kft_run_set_limits(run);
+
+	WRITE_ONCE(kft_early, true);
+	WRITE_ONCE(kft_run, run);
+	/* The run is complete before a hook can see it armed. */
+	smp_store_release(&kft_state, KFT_PRIMED);
+	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
+		kft_trigger(run, KFT_BY_BOOT, 0, run->base_ns);
+}
+
+/*
+ * Per-CPU areas are final and other CPUs not up yet: hooks may use them.
+ * And printk is safe: say what happened to the boot run.
+ */
+static int __init kft_boot_percpu_ready(void)
+{
+	WRITE_ONCE(kft_early, false);
+	if (kft_boot_failed)
+		kft_error("%s", kft_boot_msg);
+	else if (kft_boot_msg[0])
+		pr_info("kft: %s\n", kft_boot_msg);
+	return 0;
+}
+early_initcall(kft_boot_percpu_ready);
+
+/* kft= is read before start_kernel(); this keeps it from init's environment. */
+static int __init kft_boot_setup(char *str)
+{
+	return 1;
+}
+__setup("kft=", kft_boot_setup);

@@ -64,6 +64,12 @@ $(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kf
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
 
+# The kernel build's boot run generator, as scripts/Makefile builds it (with
+# the kernel's host warnings), sanitized for its tests.
+$(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c
+
 # The engine's config parser, compiled from the kernel source for the host.
 $(BUILD)/asan/test_config: tests/unit/test_config.c $(CONFIG_SRC) kernel/kft_config.h tests/unit/tap.h
 	@mkdir -p $(@D)
@@ -101,7 +107,7 @@ patch:
 
 # --- tests ------------------------------------------------------------------
 
-UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/fuzz_config
+UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/fuzz_config $(BUILD)/asan/mkkftrun
 
 check-unit: tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh unit

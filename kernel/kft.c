@@ -90,8 +90,9 @@ static notrace struct kft_entry *kft_reserve(struct kft_run *run)
 	return idx < run->capacity ? run->log + idx : NULL;
 }
 
-static notrace void kft_log(struct kft_run *run, const struct kft_frame *f,
-			    int pid, u32 delta, u64 now)
+/* Log a call that ran on cpu; kft_log(): on this CPU. */
+static notrace void kft_log_on(struct kft_run *run, const struct kft_frame *f,
+			       int pid, u32 delta, u64 now, unsigned int cpu)
 {
 	u64 t = f->entry_ns & KFT_FRAME_NS;
 	struct kft_entry *e = kft_reserve(run);
@@ -102,13 +103,18 @@ static notrace void kft_log(struct kft_run *run, const struct kft_frame *f,
 		return;
 	}
 	t = t > run->base_ns ? t - run->base_ns : 0;
-	e->time_cpu = (t & KFT_TIME_MASK) |
-		      ((u64)raw_smp_processor_id() << KFT_TIME_BITS);
+	e->time_cpu = (t & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
 	e->fn = f->fn;
 	e->site = f->site;
 	e->delta = delta;
 	e->pid = pid;
 	kft_count(KFT_CNT_LOGGED);
+}
+
+static notrace void kft_log(struct kft_run *run, const struct kft_frame *f,
+			    int pid, u32 delta, u64 now)
+{
+	kft_log_on(run, f, pid, delta, now, raw_smp_processor_id());
 }
 
 static notrace int kft_pid(void)
@@ -431,8 +437,9 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 			kft_count(why);
 			continue;
 		}
-		kft_log(run, f, irq ? -1 : t->pid,
-			KFT_DELTA_OPEN, 0);
+		/* Where it last ran: the CPU that entered it, unless it moved. */
+		kft_log_on(run, f, irq ? -1 : t->pid, KFT_DELTA_OPEN, 0,
+			   task_cpu(t));
 	}
 }
 

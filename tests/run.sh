@@ -5,7 +5,8 @@
 #
 # usage: tests/run.sh unit|e2e|all
 #   unit  host tests: the engine's parser (ASan/UBSan), the host tools
-#   e2e   kernels built with GCC and Clang, booted in QEMU, traces checked
+#   e2e   kernels built with GCC and Clang, booted in QEMU, traces checked;
+#         boot runs (kft=, kftstatic.conf)
 # Ends with the line "N passed, N failed"; exit status 0 only if none failed.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,8 +14,8 @@ cd "$repo"
 export BUILD=${BUILD:-build}
 what=${1:-all}
 
-unit_tests=("$BUILD/asan/test_config" tests/fuzz/test_fuzz_config.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh)
-e2e_tests=(tests/style/test_kernel_style.sh tests/e2e/test_kft_kernel.sh)
+unit_tests=("$BUILD/asan/test_config" tests/fuzz/test_fuzz_config.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh tests/tools/test_mkkftrun.sh)
+e2e_tests=(tests/style/test_kernel_style.sh tests/e2e/test_kft_kernel.sh tests/e2e/test_boot_run.sh)
 
 case $what in
 unit) tests=("${unit_tests[@]}") ;;

@@ -4,7 +4,10 @@
 # Build a kernel for the tests and benchmarks, reusing everything cached.
 #
 # usage: tests/lib/kbuild.sh VARIANT COMPILER [BASE]
-#   VARIANT   kft | vanilla | ftrace      (tests/configs/VARIANT.config)
+#   VARIANT   kft | vanilla | ftrace      (tests/configs/VARIANT.config);
+#             A+B merges A.config and B.config (kft+static: a boot run).
+#             In a fragment, @KFT_BUILD@ is the build directory, where a
+#             fragment's companion file X.conf is copied (a boot run file).
 #   COMPILER  gcc | clang                 (clang builds with LLVM=1)
 #   BASE      tiny (default: tinyconfig + tests/configs/base.config)
 #             | defconfig (x86_64_defconfig)
@@ -37,13 +40,28 @@ export CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 
-frags=("$repo/tests/configs/$variant.config")
-[ -f "${frags[0]}" ] || kft_die "no config fragment for variant $variant"
 case $base in
-tiny)      basetarget=tinyconfig; frags=("$repo/tests/configs/base.config" "${frags[@]}") ;;
-defconfig) basetarget=x86_64_defconfig ;;
+tiny)      basetarget=tinyconfig; srcfrags=("$repo/tests/configs/base.config") ;;
+defconfig) basetarget=x86_64_defconfig; srcfrags=() ;;
 *) kft_die "base must be tiny or defconfig, not $base" ;;
 esac
+IFS=+ read -r -a parts <<< "$variant"
+for p in "${parts[@]}"; do
+	f=$repo/tests/configs/$p.config
+	[ -f "$f" ] || kft_die "no config fragment $f for variant $variant"
+	srcfrags+=("$f")
+	# Copied only when changed: the kernel rebuilds what depends on it.
+	if [ -f "${f%.config}.conf" ]; then
+		cmp -s "${f%.config}.conf" "$out/$p.conf" ||
+			cp "${f%.config}.conf" "$out/$p.conf"
+	fi
+done
+mkdir -p "$out/fragments"
+frags=()
+for f in "${srcfrags[@]}"; do
+	sed "s|@KFT_BUILD@|$out|g" "$f" > "$out/fragments/$(basename "$f")"
+	frags+=("$out/fragments/$(basename "$f")")
+done
 
 # Regenerate .config only when a fragment is newer than it.
 stamp=$out/.kft-config-stamp
@@ -55,17 +73,25 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	make "${makeargs[@]}" -s olddefconfig >&2
 	echo "$want" > "$stamp"
 fi
-# Every option a fragment sets must have survived olddefconfig.
+# Every option the fragments set (the last one wins) must have survived
+# olddefconfig; "is not set" is met by an absent symbol too.
+declare -A want_cfg=()
 for f in "${frags[@]}"; do
-	{ grep -E '^CONFIG_[A-Z0-9_]+=.*$' "$f" || true; } | while read -r line; do
-		grep -qxF -- "$line" "$out/.config" ||
-			kft_die "$variant-$compiler-$base: '$line' did not stick in .config"
-	done
-	# "is not set": absent is as good (a symbol whose dependencies fail).
-	sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' "$f" | while read -r sym; do
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*) want_cfg[${line%%=*}]=$line ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; want_cfg[${sym%% *}]=unset ;;
+		esac
+	done < "$f"
+done
+for sym in "${!want_cfg[@]}"; do
+	if [ "${want_cfg[$sym]}" = unset ]; then
 		! grep -q "^$sym=" "$out/.config" ||
 			kft_die "$variant-$compiler-$base: $sym is set in .config"
-	done
+	else
+		grep -qxF -- "${want_cfg[$sym]}" "$out/.config" ||
+			kft_die "$variant-$compiler-$base: '${want_cfg[$sym]}' did not stick in .config"
+	fi
 done
 
 kft_log "building $variant-$compiler-$base (log: $out/build.log)"

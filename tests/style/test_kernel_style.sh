@@ -14,11 +14,17 @@ ksrc=$(kft_kernel_tree)
 files=$(git ls-files kernel include arch | grep -E '\.(c|h)$')
 objs=$(git ls-files kernel | grep -E '\.c$' | sed 's/\.c$/.o/')
 
+# checkpatch looks for a __setup() parameter's documentation in the same
+# patch, which -f cannot give it: kft= is documented by patch 0004, and
+# checked for below.
 # shellcheck disable=SC2086
-"$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet -f $files > "$kdir/checkpatch.txt" 2>&1
+"$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet \
+	--ignore UNDOCUMENTED_SETUP -f $files > "$kdir/checkpatch.txt" 2>&1
 [ ! -s "$kdir/checkpatch.txt" ]
 ok $? "checkpatch.pl --strict is clean on $(echo $files | wc -w) files"
 cat "$kdir/checkpatch.txt"
+grep -q '^	kft=' "$ksrc/Documentation/admin-guide/kernel-parameters.txt"
+ok $? "kft= is documented in Documentation/admin-guide/kernel-parameters.txt"
 
 # rebuild_clean NAME DESCRIPTION MAKE-ARGS...: rebuild the KFT objects with
 # extra make arguments; no warning or error may come out.

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot runs, end to end in QEMU (GCC kernels):
+#  - the run given as kft= to a kernel built without a static run, on 2
+#    CPUs, then a dynamic run on the same boot;
+#  - the default kernel/kftstatic.conf compiled in (CONFIG_KFT_STATIC_RUN);
+#    on the same kernel, kft= taking precedence (a funclist of functions
+#    that run before the TSC is calibrated: the early clock) and kft=off;
+#  - a kftstatic.conf naming static functions, and one with an error,
+#    which must fail the kernel build naming its line.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+. tests/lib/common.sh
+BUILD=${BUILD:-build}
+E2E=$BUILD/e2e
+DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
+
+# boot LABEL KDIR OUT SMP STEPS [KERNEL-ARGS]: one TAP line.
+boot() {
+	local label=$1 kdir=$2 out=$3 smp=$4 steps=$5 args=${6:-}
+	tests/lib/qemu-run.sh -s "$smp" -a "$args" "$kdir" "$out" "$steps"
+	ok $? "$label: boots, guest steps pass, kernel log clean"
+}
+
+# resolve OUT KDIR MINTIME KEEP: the boot step's log, resolved and checked.
+resolve() {
+	local out=$1 kdir=$2
+	sed -n '/^=== data$/,$p' "$out/boot.out" | tail -n +2 > "$out/boot.raw"
+	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/boot.raw" > "$out/boot.sym"
+	awk -v mintime="$3" -v keep="$4" -f tests/lib/boottrace.awk \
+		"$out/boot.sym" > "$out/boot.txt"
+}
+
+# What a boot run from start_kernel to to_userspace, mintime 500, must show.
+default_run_checks() {
+	local label=$1 out=$2 kdir=$3 origin=$4 fn pid entry n
+	resolve "$out" "$kdir" 500 "start_kernel to_userspace"
+	grep -q "^boot run from $origin " "$out/boot.out"
+	ok $? "$label: /proc/kft says the boot run came from $origin"
+	grep -q '^status: run id 0, primed, triggered, complete' "$out/boot.out"
+	ok $? "$label: the boot run is run 0, complete"
+	grep -q '^Logging started at [0-9]* usec by entry to function start_kernel$' "$out/boot.sym"
+	ok $? "$label: started by entry to start_kernel"
+	grep -q '^Logging stopped at [0-9]* usec by entry to function to_userspace$' "$out/boot.sym"
+	ok $? "$label: stopped by entry to to_userspace"
+	read -r _ fn pid entry < <(grep '^first ' "$out/boot.txt")
+	[ "${fn:-}" = start_kernel ] && [ "${pid:-}" = 0 ]
+	ok $? "$label: the first call is start_kernel in pid 0 (got ${fn:-none} ${pid:-})"
+	awk -v e="${entry:-0}" 'BEGIN { exit !(e > 0 && e < 100000) }'
+	ok $? "$label: start_kernel entered ${entry:-?} us after kernel start, not at 0"
+	! grep '^error' "$out/boot.txt" | head -5 >&2
+	ok $? "$label: entry times non-zero and increasing, every call >= 500 us, callees end within callers"
+	grep -q '^chain setup_arch start_kernel$' "$out/boot.txt" &&
+	grep -q '^chain rest_init start_kernel$' "$out/boot.txt"
+	ok $? "$label: start_kernel -> setup_arch, start_kernel -> rest_init"
+	grep -q '^chain do_initcalls .*kernel_init_freeable kernel_init\( \|$\)' "$out/boot.txt"
+	ok $? "$label: kernel_init -> kernel_init_freeable -> ... -> do_initcalls"
+	awk '/^------/ { d = 1; next } d && $4 == "kernel_init" && $3 == 1 { f = 1 } END { exit !f }' "$out/boot.sym"
+	ok $? "$label: kernel_init runs as pid 1"
+	n=$(sed -n 's/^calls //p' "$out/boot.txt")
+	[ "${n:-0}" -ge 100 ]
+	ok $? "$label: $n calls logged"
+	grep -q '^Entries lost = 0$' "$out/boot.sym"
+	ok $? "$label: no entries lost"
+}
+
+# The run given on the command line, to a kernel without a static run.
+cmdline_test() {
+	local kdir out=$E2E/boot-cmdline
+	kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
+	ok $? "kft=: reference kernel (no static run) builds" || return
+	boot "kft=" "$kdir" "$out" 2 boot,syscall "kft=\"$DEFAULT_RUN\""
+	[ -f "$out/boot.out" ] || return
+	default_run_checks "kft= (2 CPUs)" "$out" "$kdir" "kft= parameter"
+	grep -q '^status: run id 1, primed, triggered, complete' "$out/syscall.out" &&
+	grep -q 'Logging started at [0-9]* usec by entry to function __x64_sys_openat' "$out/syscall.out"
+	ok $? "kft=: after the boot run, a dynamic run traces openat() as usual"
+}
+
+# Functions setup_arch() calls before tsc_early_init() calibrates the TSC.
+EARLY_FNS="early_cpu_init e820__memory_setup parse_early_param"
+
+static_test() {
+	local kdir out=$E2E/boot-static early=$E2E/boot-static-early off=$E2E/boot-static-off
+	kdir=$(tests/lib/kbuild.sh kft+static gcc | tail -n 1)
+	ok $? "kftstatic.conf: kernel with the default static run builds" || return
+	boot "kftstatic.conf" "$kdir" "$out" 1 boot
+	[ -f "$out/boot.out" ] && default_run_checks "kftstatic.conf" "$out" "$kdir" "kernel/kftstatic.conf"
+
+	# kft= wins over the static run.  Its funclist logs every call of a
+	# few functions however short, so those made before the TSC is
+	# calibrated show whether their times are real.
+	boot "kft= over kftstatic.conf" "$kdir" "$early" 1 boot \
+		"kft=\"trigger start entry start_kernel trigger stop entry to_userspace filter funclist start_kernel setup_arch $EARLY_FNS tsc_early_init fend\""
+	[ -f "$early/boot.out" ] || return
+	resolve "$early" "$kdir" 0 ""
+	grep -q '^boot run from kft= parameter ' "$early/boot.out"
+	ok $? "kft= takes precedence over kftstatic.conf"
+	awk -v fns="setup_arch $EARLY_FNS tsc_early_init" '
+		BEGIN { n = split(fns, f); for (i = 1; i <= n; i++) want[f[i]] = i }
+		/^------/ { d = 1; next }
+		d && ($4 in want) && !($4 in at) {
+			at[$4] = $1 + 0; len[$4] = $2 + 0
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				if (!(f[i] in at)) { print "missing " f[i]; bad = 1; continue }
+				if (at[f[i]] <= 0 || len[f[i]] <= 0) { print f[i] " at " at[f[i]] " for " len[f[i]]; bad = 1 }
+				if (i > 1 && at[f[i]] <= at[f[i - 1]]) { print f[i] " not after " f[i - 1]; bad = 1 }
+				if (i > 1 && at[f[i]] + len[f[i]] > at["setup_arch"] + len["setup_arch"]) { print f[i] " outside setup_arch"; bad = 1 }
+			}
+			exit bad
+		}' "$early/boot.sym" >&2
+	ok $? "early clock: $EARLY_FNS (before TSC calibration) and tsc_early_init have real, increasing times inside setup_arch"
+	! grep '^error' "$early/boot.txt" | head -5 >&2
+	ok $? "early clock: entry times non-zero and increasing"
+
+	boot "kft=off" "$kdir" "$off" 1 control_none "kft=off"
+	grep -q '^No logging run registered' "$off/control_none.out" 2>/dev/null
+	ok $? "kft=off boots without the static run"
+}
+
+staticfn_test() {
+	local kdir out=$E2E/boot-staticfn ksrc log rc
+	kdir=$(tests/lib/kbuild.sh kft+staticfn gcc | tail -n 1)
+	ok $? "kftstatic.conf naming static functions: kernel builds (and links)" || return
+	boot "static functions" "$kdir" "$out" 1 boot
+	if [ -f "$out/boot.out" ]; then
+		resolve "$out" "$kdir" 200 "kernel_init_freeable do_initcalls"
+		grep -q '^Logging started at [0-9]* usec by entry to function kernel_init_freeable$' "$out/boot.sym" &&
+		grep -q '^Logging stopped at [0-9]* usec by exit from function do_initcalls$' "$out/boot.sym"
+		ok $? "static functions: started by kernel_init_freeable, stopped by do_initcalls (both static)"
+		grep -q '^first kernel_init_freeable 1 ' "$out/boot.txt" && ! grep -q '^error' "$out/boot.txt"
+		ok $? "static functions: first call kernel_init_freeable in pid 1, the log checks out"
+	fi
+
+	# An error in the file fails the build, naming file and line.
+	ksrc=$(kft_kernel_tree)
+	log=$out/bad-build.log
+	printf '# three lines\ntrigger start entry start_kernel\nfilter mintime 10 bogus\n' > "$kdir/staticfn.conf"
+	CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache} \
+	make -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+		kernel/kftstatic.o > "$log" 2>&1
+	rc=$?
+	cp tests/configs/staticfn.conf "$kdir/staticfn.conf"
+	[ "$rc" -ne 0 ] && grep -q "staticfn.conf:3: error: 'bogus': unknown keyword" "$log"
+	ok $? "an error in kftstatic.conf fails the build: $(grep -m1 'error:' "$log")"
+}
+
+cmdline_test
+static_test
+staticfn_test
+tap_done

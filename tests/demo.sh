@@ -1,9 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make demo: build the reference KFT kernel (GCC, cached), boot it in QEMU,
-# trace one openat() system call configured by function name, and show
-# where its time went.  Results go to $BUILD/demo/.
+# make demo: from a fresh machine to two answers.  Builds the reference KFT
+# kernel (GCC, cached) and boots it in QEMU twice:
+#  1. with the default boot run (kernel/kftstatic.conf, given as kft=):
+#     every call of 500 us or more from start_kernel() to the first user
+#     program;
+#  2. with a dynamic run configured by name in /proc/kft: one fork and exec
+#     of a small program (tests/guest/forkexec.sh).
+# Each log comes back raw and resolved (addr2sym), with a kd summary (top
+# 30) and call tree, an SVG flame graph, a Chrome/Perfetto JSON trace, and
+# for boot an SVG timeline: all in $BUILD/demo/.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -11,27 +18,57 @@ cd "$repo"
 BUILD=${BUILD:-build}
 out=$BUILD/demo
 mkdir -p "$out"
+t0=$SECONDS
+step() { kft_log "[$((SECONDS - t0)) s] $*"; }
 
-kft_log "step 1/3: kernel (Linux 6.12 + KFT, GCC, tinyconfig-based; cached in $KFT_CACHE)"
+step "1/5 kernel: Linux 6.12 + KFT, GCC, small config (cached in $KFT_CACHE)"
 kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
-kft_log "step 2/3: boot in QEMU and trace openat()"
-tests/lib/qemu-run.sh -s 2 "$kdir" "$out/qemu" syscall
-sed -n '/^=== data$/,$p' "$out/qemu/syscall.out" | tail -n +2 > "$out/kft_data.raw"
-kft_log "step 3/3: resolve addresses with addr2sym, analyse with kd"
-"$BUILD/addr2sym" -m "$kdir/System.map" "$out/kft_data.raw" > "$out/kft_data.sym"
+map=$kdir/System.map
+initrd=$out/initramfs.cpio.gz
+tests/lib/initramfs.sh "$initrd"
 
+# The default static run, as a kft= parameter: no rebuild needed.
+bootrun=$(sed 's/#.*//' kernel/kftstatic.conf | tr -s ' \n\t' ' ' | sed 's/^ //; s/ $//')
+step "2/5 boot with kft=\"$bootrun\""
+tests/lib/qemu-run.sh -i "$initrd" -a "kft=\"$bootrun\"" "$kdir" "$out/qemu-boot" boot
+step "3/5 boot again and trace fork+exec (tests/guest/forkexec.sh)"
+tests/lib/qemu-run.sh -i "$initrd" "$kdir" "$out/qemu-fork" forkexec
+
+step "4/5 resolve (addr2sym) and analyse (kd)"
+# results NAME STEP-OUTPUT: NAME.raw, .sym, -summary.txt, -tree.txt, .svg, .json
+results() {
+	local name=$1 log=$2
+	sed -n '/^=== data$/,$p' "$log" | tail -n +2 > "$out/$name.raw"
+	"$BUILD/addr2sym" -m "$map" "$out/$name.raw" > "$out/$name.sym"
+	"$BUILD/kd" -n 30 -l "$out/$name.sym" > "$out/$name-summary.txt"
+	"$BUILD/kd" -c "$out/$name.sym" > "$out/$name-tree.txt"
+	"$BUILD/kd" --svg "$out/$name.sym" > "$out/$name-flamegraph.svg"
+	"$BUILD/kd" --chrome "$out/$name.sym" > "$out/$name-trace.json"
+}
+results boot "$out/qemu-boot/boot.out"
+"$BUILD/kd" --timeline "$out/boot.sym" > "$out/boot-timeline.svg"
+results fork "$out/qemu-fork/forkexec.out"
+
+step "5/5 done"
 echo
-echo "The configuration written to /proc/kft in the guest:"
-sed -n '/^cat > \/proc\/kft/,/^CFG/p' tests/guest/syscall.sh | sed '1d;$d'
+echo "== Boot: $(grep -m1 '^Logging started' "$out/boot.sym")"
+echo "         $(grep -m1 '^Logging stopped' "$out/boot.sym")"
+echo "   $(grep -m1 '^Number of entries' "$out/boot.sym")"
 echo
-echo "Where the time went, per function (scripts/kd -n 12):"
-"$BUILD/kd" -n 12 "$out/kft_data.sym"
+echo "Where boot time went: the 12 functions with the most local time on the"
+echo "CPU (their own code, not their callees'; scripts/kd -n 12 -s l):"
+"$BUILD/kd" -n 12 -s l -f Fctal "$out/boot.sym"
 echo
-echo "The call tree (scripts/kd -c; times in microseconds):"
-"$BUILD/kd" -c "$out/kft_data.sym" | head -n 40
-"$BUILD/kd" --svg "$out/kft_data.sym" > "$out/flamegraph.svg"
-"$BUILD/kd" --chrome "$out/kft_data.sym" > "$out/trace.json"
+echo "== fork + exec of /bin/true, by pid (scripts/kd -c, top three levels):"
+awk 'NR <= 2 || $0 !~ /(\|  ){3}/' "$out/fork-tree.txt" | head -n 40
 echo
-echo "Files: $out/kft_data.raw (as read from /proc/kft_data), $out/kft_data.sym (resolved),"
-echo "       $out/flamegraph.svg (open in a browser), $out/trace.json (Perfetto UI),"
-echo "       $out/qemu/console.log (the guest's console)."
+echo "Files in $out/:"
+echo "  boot.raw, fork.raw              the logs as read from /proc/kft_data"
+echo "  boot.sym, fork.sym              resolved with scripts/addr2sym"
+echo "  *-summary.txt                   scripts/kd -n 30 -l"
+echo "  *-tree.txt                      scripts/kd -c, every call"
+echo "  *-flamegraph.svg                flame graphs (open in a browser)"
+echo "  boot-timeline.svg               boot, task by task, over time"
+echo "  *-trace.json                    ui.perfetto.dev, chrome://tracing, speedscope"
+echo "  qemu-boot/, qemu-fork/          the guests' console and output"
+echo "Finished in $((SECONDS - t0)) s."

@@ -80,8 +80,9 @@ cmdline_test() {
 	ok $? "kft=: after the boot run, a dynamic run traces openat() as usual"
 }
 
-# Functions setup_arch() calls before tsc_early_init() calibrates the TSC.
-EARLY_FNS="early_cpu_init e820__memory_setup parse_early_param"
+# Functions setup_arch() calls before tsc_early_init() calibrates the TSC;
+# it calls probe_roms() right after.
+EARLY_FNS="e820__memory_setup parse_early_param"
 
 static_test() {
 	local kdir out=$E2E/boot-static early=$E2E/boot-static-early off=$E2E/boot-static-off
@@ -94,12 +95,12 @@ static_test() {
 	# few functions however short, so those made before the TSC is
 	# calibrated show whether their times are real.
 	boot "kft= over kftstatic.conf" "$kdir" "$early" 1 boot \
-		"kft=\"trigger start entry start_kernel trigger stop entry to_userspace filter funclist start_kernel setup_arch $EARLY_FNS tsc_early_init fend\""
+		"kft=\"trigger start entry start_kernel trigger stop entry to_userspace filter funclist start_kernel setup_arch $EARLY_FNS probe_roms fend\""
 	[ -f "$early/boot.out" ] || return
 	resolve "$early" "$kdir" 0 ""
 	grep -q '^boot run from kft= parameter ' "$early/boot.out"
 	ok $? "kft= takes precedence over kftstatic.conf"
-	awk -v fns="setup_arch $EARLY_FNS tsc_early_init" '
+	awk -v fns="setup_arch $EARLY_FNS probe_roms" '
 		BEGIN { n = split(fns, f); for (i = 1; i <= n; i++) want[f[i]] = i }
 		/^------/ { d = 1; next }
 		d && ($4 in want) && !($4 in at) {
@@ -114,7 +115,7 @@ static_test() {
 			}
 			exit bad
 		}' "$early/boot.sym" >&2
-	ok $? "early clock: $EARLY_FNS (before TSC calibration) and tsc_early_init have real, increasing times inside setup_arch"
+	ok $? "early clock: $EARLY_FNS (before TSC calibration) and probe_roms (after) have real, increasing times inside setup_arch"
 	! grep '^error' "$early/boot.txt" | head -5 >&2
 	ok $? "early clock: entry times non-zero and increasing"
 

@@ -468,6 +468,8 @@ static int analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 		}
 	}
 	kft_tree_init(t, on_close, kd);
+	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
+				   strlen("__switch_to"));
 	kft_log_open(&r, in, path ? path : "<stdin>", st, &kd->names);
 	if (kd->subtree)
 		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
@@ -611,7 +613,8 @@ static void usage(FILE *f)
 		"                F function   c count   t total time   a average\n"
 		"                r range (min-max)   s time in callees\n"
 		"                l local time on the CPU (total - callees - time\n"
-		"                  other tasks ran)   w local wall time\n"
+		"                  other tasks ran; __switch_to's is all off the\n"
+		"                  CPU)   w local wall time\n"
 		"                m callee with the most time   n its call count\n"
 		"                u callees with call counts\n"
 		"  -l          long listing, -f Fctalsmn\n"

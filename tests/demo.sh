@@ -59,8 +59,9 @@ echo "Where boot time went: the 12 functions with the most local time on the"
 echo "CPU (their own code, not their callees'; scripts/kd -n 12 -s l):"
 "$BUILD/kd" -n 12 -s l -f Fctal "$out/boot.sym"
 echo
-echo "== fork + exec of /bin/true, by pid (scripts/kd -c, top three levels):"
-awk 'NR <= 2 || $0 !~ /(\|  ){3}/' "$out/fork-tree.txt" | head -n 40
+echo "== fork + exec of /bin/true: the calls of 100 us or more, two levels deep"
+echo "   (scripts/kd -c; the parent forks and waits, the child execs; -1: interrupts):"
+awk 'NR <= 2 || ($0 !~ /[|]  [|]  / && ($2 >= 100 || $2 == -1)) { if (++n <= 40) print }' "$out/fork-tree.txt"
 echo
 echo "Files in $out/:"
 echo "  boot.raw, fork.raw              the logs as read from /proc/kft_data"

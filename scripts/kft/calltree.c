@@ -44,6 +44,7 @@ void kft_tree_init(struct kft_tree *t,
 	memset(t, 0, sizeof(*t));
 	t->on_close = on_close;
 	t->priv = priv;
+	t->switch_fn = UINT32_MAX;
 }
 
 /* The idle tasks all have pid 0: tell them apart by CPU. */
@@ -101,6 +102,8 @@ static void close_node(struct kft_tree *t, int32_t i)
 
 	if (n->parent >= 0 && n->c.delta > 0)
 		t->nodes[n->parent].sub += n->c.delta;
+	if (n->c.fn == t->switch_fn && n->c.delta > 0)
+		n->offcpu = kft_node_local(n);	/* switched out, all of it */
 	if (t->on_close)
 		t->on_close(t->priv, t, i);
 }

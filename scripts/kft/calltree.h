@@ -3,7 +3,10 @@
  * Rebuild who called whom from a KFT log: the calls come in entry order,
  * and a call's caller is the innermost open call of the same task; a call
  * in interrupt context (pid -1) nests in whatever was running on its CPU.
- * Time other tasks ran on the CPU inside a call is counted as off-CPU.
+ * Time other tasks ran on the CPU inside a call is counted as off-CPU, and
+ * so is the context switch function's own time: a task that calls it is
+ * switched out until it returns.  In a log filtered by duration the other
+ * tasks' calls are mostly missing; the switch still shows.
  */
 #ifndef _KFT_CALLTREE_H
 #define _KFT_CALLTREE_H
@@ -35,6 +38,7 @@ struct kft_tree {
 	struct kft_stack *irq;
 	int64_t *cpu_task;	/* per CPU: key of the task last seen there */
 	uint32_t ncpus;
+	uint32_t switch_fn;	/* name id of __switch_to, or UINT32_MAX */
 	/* called once per call, when its last callee is known */
 	void (*on_close)(void *priv, struct kft_tree *t, int32_t node);
 	void *priv;

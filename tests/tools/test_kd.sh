@@ -29,6 +29,14 @@ golden top $fx/nested.log -n 3 -t 10
 golden original-summary -n 10 $fx/original.log
 golden original-tree -c -l $fx/original.log
 
+# __switch_to's own time is the task being switched out: off the CPU even
+# when the log holds nothing of the tasks that ran meanwhile.
+"$KD" -f Fctlw $fx/switch.log > "$tmp/switch.out" 2>&1
+[ "$(awk '$1 == "__switch_to" { print $4, $5 }' "$tmp/switch.out")" = "0 910" ] &&
+[ "$(awk '$1 == "fpu_restore" { print $4 }' "$tmp/switch.out")" = "50" ] &&
+[ "$(awk '$1 == "schedule" { print $4 }' "$tmp/switch.out")" = "20" ]
+ok $? "__switch_to: its own time is off-CPU (local 0, wall 910); callees and callers keep theirs"
+
 golden folded --folded $fx/nested.log
 golden diff --diff $fx/nested.log $fx/nested-new.log
 [ "$(awk '$1 == "schedule" { print $4, $5 }' "$tmp/diff.out")" = "40 +20" ] &&

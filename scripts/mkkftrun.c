@@ -13,6 +13,7 @@
  * tests; the parser comes in as source, as it is.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,8 @@ static void usage(FILE *f)
 		"                      CONFIG_KFT_BOOT_LOG_ENTRIES)\n"
 		"  -N NAME             the config's name in the kernel's messages\n"
 		"                      (default: CONF)\n"
-		"  -h                  this help\n");
+		"  -h, --help          this help\n"
+		"  -V, --version       version\n");
 }
 
 /* The whole file, NUL-terminated; NULL with errno set. */
@@ -134,7 +136,13 @@ int main(int argc, char **argv)
 	size_t len = 0;
 	int opt, ret = 1;
 
-	while ((opt = getopt(argc, argv, "n:N:h")) != -1) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+
+	while ((opt = getopt_long(argc, argv, "n:N:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			errno = 0;
@@ -149,6 +157,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			puts("mkkftrun (KFT) 2.0");
 			return 0;
 		default:
 			usage(stderr);

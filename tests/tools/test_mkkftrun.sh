@@ -77,6 +77,6 @@ ok $? "a missing file is an error naming it"
 "$mk" 2> /dev/null
 [ $? = 2 ]
 ok $? "no arguments: usage, exit 2"
-"$mk" -h | grep -q '^usage: mkkftrun'
-ok $? "-h prints usage"
+"$mk" --help | grep -q "^usage: mkkftrun" && "$mk" --version | grep -q "^mkkftrun (KFT)"
+ok $? "--help prints usage, --version the version"
 tap_done

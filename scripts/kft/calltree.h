@@ -56,4 +56,12 @@ static inline double kft_node_local(const struct kft_node *n)
 	return n->c.delta >= 0 ? n->c.delta - n->sub : 0;
 }
 
+/* A call's own time on the CPU: local time, less the time it was off it. */
+static inline double kft_node_self(const struct kft_node *n)
+{
+	double l = kft_node_local(n) - n->offcpu;
+
+	return l > 0 ? l : 0;
+}
+
 #endif /* _KFT_CALLTREE_H */

@@ -34,13 +34,6 @@ static int by_stack(const void *a, const void *b)
 		      ((const struct folded *)b)->stack);
 }
 
-static double self_time(const struct kft_node *n)
-{
-	double l = kft_node_local(n) - n->offcpu;
-
-	return l > 0 ? l : 0;
-}
-
 void kft_export_folded(FILE *out, const struct kft_tree *t,
 		       const struct kft_names *names)
 {
@@ -54,7 +47,7 @@ void kft_export_folded(FILE *out, const struct kft_tree *t,
 		int32_t depth = 0, k;
 		char *s;
 
-		if (n->hidden || self_time(n) <= 0)
+		if (n->hidden || kft_node_self(n) <= 0)
 			continue;
 		for (k = i; k >= 0; k = t->nodes[k].tree == k ? -1 : t->nodes[k].parent) {
 			path[depth++] = k;
@@ -70,7 +63,7 @@ void kft_export_folded(FILE *out, const struct kft_tree *t,
 				strcat(s, ";");
 		}
 		f[nf].stack = s;
-		f[nf++].ns = self_time(n) * 1000;
+		f[nf++].ns = kft_node_self(n) * 1000;
 	}
 	qsort(f, nf, sizeof(*f), by_stack);
 	for (i = 0; i < nf; i++) {
@@ -141,7 +134,7 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 			fprintf(out, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f", n->c.entry,
 				n->c.delta >= 0 ? n->c.delta : last - n->c.entry);
 		fprintf(out, ",\"pid\":0,\"tid\":%ld,\"args\":{\"cpu\":%d,\"self_us\":%.3f%s}}",
-			tid, n->c.cpu, self_time(n),
+			tid, n->c.cpu, kft_node_self(n),
 			n->c.delta == KFT_DELTA_OPEN ? ",\"exit\":\"not seen\"" : "");
 	}
 	fprintf(out, "\n]}\n");

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kd's pictures, as self-contained SVG files: open them in a browser.
- *  - a flame graph: calls merged by call path, width = time (wall time in
- *    the call, interrupts shown apart), hover for numbers;
+ *  - a flame graph: calls merged by call path, width = time on the CPU
+ *    (own time plus callees'; time switched out left out, interrupts
+ *    shown apart), hover for numbers;
  *  - a timeline: one lane per task (and per CPU for interrupts), the
  *    calls as bars at their time, nested calls below their callers - for a
  *    boot trace, where the boot's time went, in order.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +75,7 @@ static void colour(const char *name, char *buf, size_t n)
 /* The merged call-path tree behind the flame graph. */
 struct fnode {
 	uint32_t fn;
-	double time;		/* wall time of the calls on this path */
+	double time;		/* on-CPU time of the calls on this path */
 	uint32_t first_child, next;	/* indices, 0 = none */
 	uint32_t depth;
 };
@@ -109,19 +111,16 @@ static uint32_t child(struct flame *f, uint32_t parent, uint32_t fn)
 }
 
 /*
- * A path is at least as wide as its callees: calls whose exit was not seen
- * (start_kernel in a boot trace) and the groups above get their callees'
- * time.
+ * A path's width: its calls' own time on the CPU plus its callees' paths.
+ * Calls whose exit was not seen (start_kernel in a boot trace) have no own
+ * time but their callees'.
  */
 static double settle(struct flame *f, uint32_t i)
 {
-	double sum = 0;
 	uint32_t c;
 
 	for (c = f->n[i].first_child; c; c = f->n[c].next)
-		sum += settle(f, c);
-	if (f->n[i].time < sum)
-		f->n[i].time = sum;
+		f->n[i].time += settle(f, c);
 	return f->n[i].time;
 }
 
@@ -176,8 +175,7 @@ void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 			parent = child(&f, 1, irq_fn);
 		}
 		at[i] = child(&f, parent, n->c.fn);
-		if (n->c.delta > 0)
-			f.n[at[i]].time += n->c.delta;
+		f.n[at[i]].time += kft_node_self(n);
 	}
 	settle(&f, 1);
 	depth = f.depth;
@@ -187,7 +185,7 @@ void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 		width + 20, height, width + 20, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n<text x=\"10\" y=\"18\" font-size=\"15\">");
 	xml_text(out, title);
-	fprintf(out, " - flame graph, width = time in call (%.3f us in all)</text>\n",
+	fprintf(out, " - flame graph, width = time on the CPU (%.3f us in all)</text>\n",
 		f.n[1].time);
 	fprintf(out, "<g transform=\"translate(10,0)\">\n");
 	if (f.n[1].time > 0)
@@ -236,11 +234,14 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 		;
 	if ((end - start) / tick < 3)
 		tick /= 5;
-	for (double x = 0; x <= end - start; x += tick) {
+	/* Ticks at round times: the first multiple of tick from start on. */
+	for (double t = ceil(start / tick) * tick; t <= end; t += tick) {
+		double x = t - start;
+
 		fprintf(out, "<line x1=\"%.1f\" y1=\"28\" x2=\"%.1f\" y2=\"%u\" stroke=\"#ddd\"/>",
 			margin + x * scale, margin + x * scale, 40 + nlanes * (maxdepth * row + 8));
 		fprintf(out, "<text x=\"%.1f\" y=\"36\" fill=\"#666\">%.6g ms</text>\n",
-			margin + x * scale + 2, (x + start) / 1000);
+			margin + x * scale + 2, t / 1000);
 	}
 	for (l = 0; l < nlanes; l++) {
 		uint32_t y = 44 + l * (maxdepth * row + 8);

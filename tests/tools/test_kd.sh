@@ -73,17 +73,19 @@ import sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"
 flame = ET.parse(sys.argv[1]).getroot()
 titles = [t.text for t in flame.iter(ns + "title")]
-assert any(t.startswith("A (100.000 us)") for t in titles), titles
-assert any(t.startswith("schedule (40.000 us)") for t in titles), titles
+# On-CPU widths: A = its own 30 + B's 25 (the interrupt is apart) +
+# schedule's 20 (task 20 had the CPU for the other 20).
+assert any(t.startswith("A (75.000 us)") for t in titles), titles
+assert any(t.startswith("schedule (20.000 us)") for t in titles), titles
 assert any(t.startswith("[interrupts]") for t in titles), titles
 widths = {t.text.split()[0]: float(g.find(ns + "rect").get("width"))
           for g in flame.iter(ns + "g") for t in g.findall(ns + "title")}
-assert abs(widths["schedule"] / widths["A"] - 0.4) < 0.01, widths
+assert abs(widths["schedule"] / widths["A"] - 20 / 75) < 0.01, widths
 tl = ET.parse(sys.argv[2]).getroot()
 lanes = [t.text for t in tl.iter(ns + "text") if t.text and (t.text.startswith("pid ") or t.text.startswith("irq CPU"))]
 assert lanes == ["pid 10", "pid 30", "irq CPU 0", "pid 20"], lanes
 PY
-ok $? "--svg and --timeline: valid SVG, widths by time, a lane per task and interrupts"
+ok $? "--svg and --timeline: valid SVG, widths by time on the CPU, a lane per task and interrupts"
 
 # The hand-worked numbers, spelled out.
 row() { awk -v f="$1" '$1 == f' "$tmp/summary.out"; }

@@ -133,9 +133,14 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		else
 			fprintf(out, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f", n->c.entry,
 				n->c.delta >= 0 ? n->c.delta : last - n->c.entry);
-		fprintf(out, ",\"pid\":0,\"tid\":%ld,\"args\":{\"cpu\":%d,\"self_us\":%.3f%s}}",
-			tid, n->c.cpu, kft_node_self(n),
-			n->c.delta == KFT_DELTA_OPEN ? ",\"exit\":\"not seen\"" : "");
+		/*
+		 * The CPU as the category, and args only for open calls:
+		 * speedscope tells frames apart by name and args.
+		 */
+		fprintf(out, ",\"pid\":0,\"tid\":%ld,\"cat\":\"cpu%d\"%s}",
+			tid, n->c.cpu,
+			n->c.delta == KFT_DELTA_OPEN ?
+			",\"args\":{\"exit\":\"not seen\"}" : "");
 	}
 	fprintf(out, "\n]}\n");
 }

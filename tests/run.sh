@@ -4,7 +4,8 @@
 # Run KFT's tests and count their TAP lines ("ok N - ..." / "not ok N - ...").
 #
 # usage: tests/run.sh unit|e2e|all
-#   unit  host tests: the engine's parser (ASan/UBSan), the host tools
+#   unit  host tests: the engine (hooks, runs, boot runs, parser; ASan/UBSan
+#         against shims), the host tools
 #   e2e   kernels built with GCC and Clang, booted in QEMU, traces checked;
 #         boot runs (kft=, kftstatic.conf)
 # Ends with the line "N passed, N failed"; exit status 0 only if none failed.
@@ -14,7 +15,7 @@ cd "$repo"
 export BUILD=${BUILD:-build}
 what=${1:-all}
 
-unit_tests=("$BUILD/asan/test_config" tests/fuzz/test_fuzz_config.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh tests/tools/test_mkkftrun.sh)
+unit_tests=("$BUILD/asan/test_config" "$BUILD/asan/test_engine" tests/fuzz/test_fuzz_config.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh tests/tools/test_mkkftrun.sh)
 e2e_tests=(tests/style/test_kernel_style.sh tests/e2e/test_kft_kernel.sh tests/e2e/test_boot_run.sh tests/e2e/test_debug_kernel.sh)
 
 case $what in

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel, as far as KFT's engine (kernel/kft.c, kft_run.c, kft_boot.c,
+ * kft_config.c) needs it, in userspace - in the manner of the kernel's
+ * tools/testing/vma/.  Force-included (-include) into every engine file;
+ * the headers under include/ here are empty, so the engine's #includes
+ * resolve.  The test (tests/unit/test_engine.c) drives the machine through
+ * the shim_*() controls: which CPU and task run, interrupt context, the
+ * clocks, the stack pointer, the symbols kallsyms knows.
+ */
+#ifndef _KFT_ENGINE_SHIM_H
+#define _KFT_ENGINE_SHIM_H
+
+#include "kft_host.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <sys/types.h>
+
+typedef int64_t s64;
+
+/* --- compiler, config ------------------------------------------------ */
+#define notrace
+#define noinline		__attribute__((noinline))
+#undef __always_inline
+#define __always_inline		inline __attribute__((always_inline))
+#define __read_mostly
+#define __init
+#define __initdata
+#define __initconst
+#define __aligned(x)		__attribute__((aligned(x)))
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define barrier()		__asm__ __volatile__("" ::: "memory")
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define cmpxchg(p, o, n)	__sync_val_compare_and_swap(p, o, n)
+#define raw_cmpxchg(p, o, n)	__sync_val_compare_and_swap(p, o, n)
+#define cpu_relax()		do { } while (0)
+#define EXPORT_SYMBOL(x)
+#define BIT_ULL(n)		(1ULL << (n))
+#define ULONG_MAX_		ULONG_MAX
+#define NSEC_PER_USEC		1000ULL
+#define NSEC_PER_MSEC		1000000UL
+#define NSEC_PER_SEC		1000000000UL
+#define array_size(a, b)	((size_t)(a) * (size_t)(b))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+
+#define __ARG_PLACEHOLDER_1 0,
+#define __take_second_arg(__ignored, val, ...) val
+#define ____is_defined(arg1_or_junk) __take_second_arg(arg1_or_junk 1, 0)
+#define ___is_defined(val)	____is_defined(__ARG_PLACEHOLDER_##val)
+#define IS_ENABLED(option)	___is_defined(option)
+
+/* --- printk, errors ---------------------------------------------------- */
+#define ENOTUNIQ		76
+void shim_printk(const char *fmt, ...) __printf(1, 2);
+#define pr_warn(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
+
+/* --- memory ------------------------------------------------------------ */
+#define kzalloc(n, gfp)		calloc(1, n)
+#define kmalloc_array(n, s, gfp) calloc(n, s)
+#define vzalloc(n)		calloc(1, n)
+#define vfree(p)		free(p)
+#define kvmalloc(n, gfp)	malloc(n)
+#define kvfree(p)		free(p)
+
+/* --- atomics, refcounts, locks ----------------------------------------- */
+typedef struct { long counter; } atomic_long_t;
+#define atomic_long_read(v)		READ_ONCE((v)->counter)
+#define atomic_long_set(v, i)		WRITE_ONCE((v)->counter, i)
+#define raw_atomic_long_inc(v)		__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+#define raw_atomic_long_fetch_add(i, v)	__atomic_fetch_add(&(v)->counter, i, __ATOMIC_SEQ_CST)
+
+typedef struct { int refs; } refcount_t;
+#define refcount_set(r, n)		((r)->refs = (n))
+#define refcount_inc(r)			((r)->refs++)
+#define refcount_dec_and_test(r)	(--(r)->refs == 0)
+
+struct mutex { int locked; };
+#define DEFINE_MUTEX(m)			struct mutex m
+#define mutex_lock(m)			(assert(!(m)->locked), (m)->locked = 1)
+#define mutex_unlock(m)			(assert((m)->locked), (m)->locked = 0)
+#define lockdep_assert_held(m)		assert((m)->locked)
+
+#define preempt_disable()		do { } while (0)
+#define preempt_enable()		do { } while (0)
+#define preempt_disable_notrace()	do { } while (0)
+#define preempt_enable_notrace()	do { } while (0)
+#define raw_local_irq_save(f)		((f) = 0)
+#define raw_local_irq_restore(f)	((void)(f))
+#define rcu_read_lock()			do { } while (0)
+#define rcu_read_unlock()		do { } while (0)
+
+/* --- CPUs and per-CPU data ----------------------------------------------
+ * A per-CPU variable is one global that holds the running CPU's copy;
+ * shim_set_cpu() swaps the copies, per_cpu() of another CPU reads its
+ * saved copy.
+ */
+#define SHIM_NR_CPUS		4
+extern int shim_cpu;
+void shim_pcpu_register(void *var, size_t size);
+void *shim_pcpu_ptr(void *p, int cpu);
+void shim_set_cpu(int cpu);
+#define DECLARE_PER_CPU(type, name)	extern type name
+#define DEFINE_PER_CPU(type, name)					\
+	type name;							\
+	static void __attribute__((constructor)) shim_reg_##name(void)	\
+	{ shim_pcpu_register(&name, sizeof(name)); }			\
+	type name
+#define this_cpu_read(x)		(x)
+#define this_cpu_write(x, v)		((x) = (v))
+#define this_cpu_inc(x)			((x)++)
+#define this_cpu_dec(x)			((x)--)
+#define this_cpu_inc_return(x)		(++(x))
+#define per_cpu(var, cpu)		(*(__typeof__(var) *)shim_pcpu_ptr(&(var), cpu))
+#define per_cpu_ptr(ptr, cpu)		((__typeof__(ptr))shim_pcpu_ptr(ptr, cpu))
+#define raw_smp_processor_id()		shim_cpu
+#define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < SHIM_NR_CPUS; (cpu)++)
+#define for_each_online_cpu(cpu)	for_each_possible_cpu(cpu)
+#define on_each_cpu(fn, info, wait)	fn(info)
+
+/* --- tasks, interrupt context, stacks ------------------------------------ */
+#include <linux/kft.h>
+
+#define THREAD_SIZE		16384UL
+struct task_struct {
+	int pid;
+	int cpu;
+	char *stack;
+	struct kft_task kft;
+	struct task_struct *next;	/* all tasks but idle ones */
+};
+extern struct task_struct *shim_current;
+extern struct task_struct shim_idle[SHIM_NR_CPUS];
+extern struct task_struct *shim_tasks;
+extern bool shim_in_irq;
+extern unsigned long shim_sp;
+#define current				shim_current
+#define in_task()			(!shim_in_irq)
+#define idle_task(cpu)			(&shim_idle[cpu])
+#define task_cpu(t)			((t)->cpu)
+#define task_stack_page(t)		((void *)(t)->stack)
+#define current_stack_pointer		shim_sp
+#define for_each_process_thread(g, t)	\
+	for ((g) = (t) = shim_tasks; (void)(g), (t); (g) = (t) = (t)->next)
+
+/* --- clocks ---------------------------------------------------------- */
+extern u64 shim_sched_clock, shim_tsc;
+extern unsigned long shim_tsc_khz, shim_boot_khz;
+#define sched_clock()			shim_sched_clock
+#define kft_arch_cycles()		shim_tsc
+#define kft_arch_cycles_khz()		shim_tsc_khz
+#define kft_arch_boot_cycles_khz()	shim_boot_khz
+void clocks_calc_mult_shift(u32 *mult, u32 *shift, u32 from, u32 to,
+			    u32 maxsec);
+
+static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * mul) >> shift);
+}
+
+static inline u64 mul_u64_u32_div(u64 a, u32 mul, u32 div)
+{
+	return (u64)(((unsigned __int128)a * mul) / div);
+}
+
+static inline u64 div_u64(u64 a, u32 b)
+{
+	return a / b;
+}
+
+static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
+{
+	*rem = a % b;
+	return a / b;
+}
+
+/* --- text, symbols ------------------------------------------------------- */
+#define SHIM_TEXT		0xffffffff81000000UL
+#define _text			((char *)SHIM_TEXT)
+#define KSYM_NAME_LEN		512
+void shim_add_symbol(const char *name, unsigned long addr);
+int kallsyms_on_each_match_symbol(int (*fn)(void *, unsigned long),
+				  const char *name, void *data);
+unsigned long kallsyms_lookup_name(const char *name);
+const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
+			    unsigned long *off, char **mod, char *buf);
+
+/* --- lib -------------------------------------------------------------- */
+void sort(void *base, size_t num, size_t size,
+	  int (*cmp)(const void *, const void *), void *swap);
+ssize_t strscpy(char *dst, const char *src, size_t size);
+char *skip_spaces(const char *s);
+char *next_arg(char *args, char **param, char **val);
+
+/* --- boot ------------------------------------------------------------- */
+#define COMMAND_LINE_SIZE	2048
+extern char boot_command_line[COMMAND_LINE_SIZE];
+#define early_initcall(fn)	int shim_early_initcall(void) { return fn(); }
+#define __setup(str, fn)	int (*shim_setup_fn)(char *) = fn
+
+#endif /* _KFT_ENGINE_SHIM_H */

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the KFT engine: kernel/kft.c (the hooks), kft_run.c (the
+ * run's states, finishing the log), kft_boot.c (boot runs) and
+ * kft_config.c, compiled as they are against tests/unit/engine/shim.h.
+ * The test is the machine: it calls the hooks as instrumented functions
+ * would, and moves the clocks, CPUs, tasks, interrupt context and stack
+ * pointer between calls, so every number in the log is known exactly.
+ */
+#include <linux/kft_boot.h>
+
+#include "kft_internal.h"
+#include "tap.h"
+
+extern char shim_log[];
+int shim_early_initcall(void);
+
+/* kernel/kftstatic.c, as scripts/mkkftrun would write it; a bad one. */
+const char kft_static_run_file[] = "test/kftstatic.conf";
+const char kft_static_run[] = "trigger start entry fn_a\nfilter bogus\n";
+
+/* kft_proc.c's, which the harness does not build. */
+static char last_error[256];
+void kft_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+/* Fake kernel functions, 4 KiB apart in the text. */
+enum { A = 1, B, C, D, IRQ, TO_USER, DEEP = 16 };
+static void *fn(int f)
+{
+	return (void *)(SHIM_TEXT + 0x1000UL * f);
+}
+
+static const char *const fn_names[] = {
+	[A] = "fn_a", [B] = "fn_b", [C] = "fn_c", [D] = "fn_d",
+	[IRQ] = "fn_irq", [TO_USER] = "to_userspace",
+};
+
+static void enter(int f)
+{
+	__cyg_profile_func_enter(fn(f), fn(f) + 0x800);
+}
+
+static void leave(int f)
+{
+	__cyg_profile_func_exit(fn(f), fn(f) + 0x800);
+}
+
+/* The TSC runs at 1 GHz for dynamic runs: one cycle, one ns. */
+static void tick(u64 ns)
+{
+	shim_tsc += ns;
+	shim_sched_clock += ns;
+}
+
+static void call(int f, u64 ns)
+{
+	enter(f);
+	tick(ns);
+	leave(f);
+}
+
+static char stack1[THREAD_SIZE], stack2[THREAD_SIZE];
+static struct task_struct t1 = { .pid = 101, .stack = stack1 };
+static struct task_struct t2 = { .pid = 102, .stack = stack2 };
+
+static void run_task(struct task_struct *t, int cpu)
+{
+	if (shim_cpu != cpu)
+		shim_set_cpu(cpu);
+	t->cpu = cpu;
+	shim_current = t;
+	shim_sp = (unsigned long)t->stack + THREAD_SIZE - 256;
+}
+
+static struct kft_run *load(const char *text)
+{
+	struct kft_config_error err;
+	struct kft_config cfg;
+	struct kft_run *run;
+
+	if (kft_config_parse(&cfg, text, strlen(text), 0, &err) ||
+	    kft_config_resolve(&cfg, kft_resolve_name, NULL, &err)) {
+		printf("# config refused: line %u: %s: %s\n", err.line,
+		       err.token, err.msg);
+		return NULL;
+	}
+	run = kft_run_create(&cfg);
+	mutex_lock(&kft_mutex);
+	kft_run_install(run);
+	mutex_unlock(&kft_mutex);
+	return run;
+}
+
+static int cmd(int (*c)(void))
+{
+	int ret;
+
+	mutex_lock(&kft_mutex);
+	ret = c();
+	mutex_unlock(&kft_mutex);
+	return ret;
+}
+
+static void finish(struct kft_run *run)
+{
+	mutex_lock(&kft_mutex);
+	kft_run_finish(run);
+	mutex_unlock(&kft_mutex);
+}
+
+/* The nth (from 0) logged call of f, or NULL. */
+static const struct kft_entry *nth(const struct kft_run *run, int f,
+				   unsigned int n)
+{
+	unsigned long i;
+
+	for (i = 0; i < run->nr_logged; i++)
+		if (kft_addr(run->log[i].fn) == (unsigned long)fn(f) && !n--)
+			return &run->log[i];
+	return NULL;
+}
+
+static unsigned int count(const struct kft_run *run, int f)
+{
+	unsigned int n = 0;
+
+	while (nth(run, f, n))
+		n++;
+	return n;
+}
+
+static u64 at(const struct kft_entry *e)
+{
+	return e ? e->time_cpu & KFT_TIME_MASK : U64_MAX;
+}
+
+static u64 len(const struct kft_entry *e)
+{
+	return e ? kft_delta_decode(e->delta) : 0;
+}
+
+static unsigned int cpu_of(const struct kft_entry *e)
+{
+	return e->time_cpu >> KFT_TIME_BITS;
+}
+
+static unsigned long counter(enum kft_counter c)
+{
+	return kft_run_counter(c);
+}
+
+static void test_no_run(void)
+{
+	enter(A);
+	leave(A);
+	tap_ok(!kft_run && kft_state == KFT_NONE,
+	       "idle: hooks with no run change nothing");
+	tap_ok(cmd(kft_run_prime) == -ENOENT && cmd(kft_run_start) == -ENOENT &&
+	       cmd(kft_run_stop) == -ENOENT && cmd(kft_run_clear) == -ENOENT,
+	       "commands without a run: -ENOENT");
+}
+
+/* Boot runs: before start_kernel(), raw cycles, early per-CPU data. */
+static void test_boot_run(void)
+{
+	struct kft_run *run;
+	const struct kft_entry *e;
+	u64 base;
+
+	run_task(&shim_idle[0], 0);	/* boot runs as the idle task, pid 0 */
+	strcpy(boot_command_line, "console=ttyS0 kft=off quiet");
+	kft_boot_prime();
+	tap_ok(!kft_run && kft_state == KFT_NONE, "boot: kft=off primes nothing");
+
+	strcpy(boot_command_line, "ro");
+	kft_boot_prime();
+	shim_early_initcall();
+	tap_ok(!kft_run && strstr(last_error, "boot run (test/kftstatic.conf): line 2: 'bogus'"),
+	       "boot: without kft=, the static run; its error names file and line (%s)",
+	       last_error);
+
+	strcpy(boot_command_line, "kft=\"trigger start entry fn_nosuch\"");
+	kft_boot_prime();
+	shim_early_initcall();
+	tap_ok(!kft_run && strstr(last_error, "boot run (kft= parameter): line 1: 'fn_nosuch': unknown function"),
+	       "boot: an unknown function is refused, naming it (%s)", last_error);
+
+	/* True rate 2 GHz: 2 cycles a ns.  The kernel does not know it yet. */
+	shim_boot_khz = 0;
+	shim_tsc = 5000000;
+	shim_log[0] = '\0';
+	strcpy(boot_command_line, "console=ttyS0 kft=\"trigger start entry fn_a trigger stop entry to_userspace filter mintime 500 logentries 5000\" init=/bin/sh");
+	kft_boot_prime();
+	run = kft_run;
+	base = shim_tsc;
+	tap_ok(run && run->id == 0 && kft_state == KFT_PRIMED && kft_early &&
+	       run->clock_raw && run->limits_provisional &&
+	       !strcmp(run->origin, "kft= parameter"),
+	       "boot: kft= wins over the static run; primed, raw clock, early mode");
+	tap_ok(run && run->capacity == CONFIG_KFT_BOOT_LOG_ENTRIES,
+	       "boot: logentries cut to CONFIG_KFT_BOOT_LOG_ENTRIES");
+	if (!run)
+		return;
+
+	shim_tsc += 1000;
+	enter(A);				/* start_kernel, never returns */
+	tap_ok(kft_state == KFT_TRIGGERED, "boot: start_kernel's entry starts it");
+	call(B, 300000);	/* 150 us: over the 400 MHz bound, under 500 us */
+	call(C, 1200000);	/* 600 us */
+	call(D, 100000);	/* 50 us: dropped at once */
+	shim_boot_khz = 2000000;		/* tsc_early_init() */
+	call(B, 990000);	/* 495 us: within the 2% margin */
+	tap_ok(!run->limits_provisional && run->min_len == 980000,
+	       "boot: limits exact (less 2%%) once the rate is known (%llu cycles)",
+	       (unsigned long long)run->min_len);
+	call(C, 1100000);	/* 550 us */
+	tap_ok(kft_early_cnt[KFT_CNT_FILTER_TIME].counter == 1 &&
+	       kft_early_cnt[KFT_CNT_LOGGED].counter == 4,
+	       "boot: early events counted in shared counters");
+	shim_early_initcall();			/* per-CPU areas ready */
+	tap_ok(!kft_early && strstr(shim_log, "boot run primed from kft= parameter; logentries cut to 1024"),
+	       "boot: early mode ends at early_initcall; it says so");
+	call(D, 10);
+	enter(TO_USER);
+	tap_ok(kft_state == KFT_COMPLETE && run->stop_reason == KFT_BY_ENTRY,
+	       "boot: to_userspace's entry stops it");
+
+	finish(run);
+	tap_ok(!run->clock_raw && run->nr_logged == 4 && count(run, C) == 2 &&
+	       count(run, B) == 0 && count(run, D) == 0,
+	       "boot: calls the bound let through are filtered exactly when read (%lu logged)",
+	       run->nr_logged);
+	e = nth(run, A, 0);
+	tap_ok(e == run->log && at(e) == 500 && e->delta == KFT_DELTA_OPEN &&
+	       e->pid == 0,
+	       "boot: start_kernel first, at 500 ns after prime (not 0), open (-1)");
+	tap_ok(at(nth(run, C, 0)) == (1000 + 300000) / 2 &&
+	       len(nth(run, C, 0)) == 600000 && len(nth(run, C, 1)) == 550000,
+	       "boot: times and durations converted from cycles to ns");
+	e = nth(run, TO_USER, 0);
+	tap_ok(e && e->delta == KFT_DELTA_OPEN &&
+	       at(e) == (shim_tsc - base) / 2 && run->start_ns == 500 &&
+	       run->stop_ns == at(e),
+	       "boot: the stop event logged; start and stop times since prime");
+	tap_ok(counter(KFT_CNT_FILTER_TIME) == 4,
+	       "boot: every filtered call counted, early and exact (%lu)",
+	       counter(KFT_CNT_FILTER_TIME));
+	shim_tsc_khz = 1000000;
+	shim_tsc = shim_sched_clock;
+}
+
+static void test_triggers_and_nesting(void)
+{
+	struct kft_run *run;
+	const struct kft_entry *a, *b, *c, *d;
+
+	run_task(&t1, 0);
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\nend\n");
+	tap_ok(run && run->id == 1 && kft_state == KFT_CONFIGURED,
+	       "new run replaces the boot run: configured, id 1");
+	tap_ok(cmd(kft_run_prime) == 0 && kft_state == KFT_PRIMED &&
+	       kft_cycles_mult && kft_clock() == shim_sched_clock,
+	       "prime: primed; the TSC scaled to sched_clock() again");
+	tap_ok(cmd(kft_run_prime) == -EBUSY && cmd(kft_run_clear) == -EBUSY,
+	       "prime twice, clear while primed: -EBUSY");
+	call(B, 100);				/* before the start */
+	enter(A);
+	tick(10);
+	call(B, 20);
+	tick(5);
+	enter(C);
+	call(D, 7);
+	tick(3);
+	leave(C);
+	tick(1);
+	leave(A);
+	call(B, 5);				/* after the stop */
+	tap_ok(kft_state == KFT_COMPLETE && run->start_reason == KFT_BY_ENTRY &&
+	       run->stop_reason == KFT_BY_EXIT &&
+	       run->start_fn == (unsigned long)fn(A),
+	       "entry trigger starts, exit trigger stops");
+	finish(run);
+	a = nth(run, A, 0);
+	b = nth(run, B, 0);
+	c = nth(run, C, 0);
+	d = nth(run, D, 0);
+	tap_ok(run->nr_logged == 4 && a == &run->log[0] && b == &run->log[1] &&
+	       c == &run->log[2] && d == &run->log[3],
+	       "only the calls between the triggers, by entry time (caller first on a tie)");
+	tap_ok(at(a) == 0 && len(a) == 46 && at(b) == 10 && len(b) == 20 &&
+	       at(c) == 35 && len(c) == 10 && at(d) == 35 && len(d) == 7,
+	       "entry times and durations exact, in ns");
+	tap_ok(a->pid == 101 && cpu_of(a) == 0 &&
+	       kft_addr(a->site) == (unsigned long)fn(A) + 0x800,
+	       "pid, CPU and call site");
+	tap_ok(counter(KFT_CNT_LOGGED) == 4 && counter(KFT_CNT_NOT_FOUND) == 0,
+	       "counters: 4 logged");
+	tap_ok(cmd(kft_run_stop) == -EINVAL, "stop on a complete run: -EINVAL");
+}
+
+static void test_filters(void)
+{
+	struct kft_run *run;
+
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
+		   "filter mintime 10us\nfilter maxtime 20us\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	call(B, 9999);
+	call(B, 10000);
+	call(B, 20000);
+	call(B, 20001);
+	leave(A);
+	finish(run);
+	tap_ok(count(run, B) == 2 && len(nth(run, B, 0)) == 10000 &&
+	       len(nth(run, B, 1)) == 20000 && count(run, A) == 1 &&
+	       counter(KFT_CNT_FILTER_TIME) == 2,
+	       "mintime/maxtime: bounds inclusive; the trigger call stays");
+
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\nfilter noints\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	shim_in_irq = true;
+	call(IRQ, 5);
+	shim_in_irq = false;
+	call(B, 5);
+	leave(A);
+	finish(run);
+	tap_ok(count(run, IRQ) == 0 && count(run, B) == 1 &&
+	       counter(KFT_CNT_FILTER_NOINTS) == 1,
+	       "noints: interrupt calls dropped and counted");
+
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\nfilter onlyints\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	shim_in_irq = true;
+	call(IRQ, 5);
+	shim_in_irq = false;
+	call(B, 5);
+	leave(A);
+	finish(run);
+	tap_ok(count(run, IRQ) == 1 && nth(run, IRQ, 0)->pid == -1 &&
+	       count(run, B) == 0 && counter(KFT_CNT_FILTER_ONLYINTS) == 1,
+	       "onlyints: only interrupt calls, pid -1");
+
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
+		   "filter funclist fn_d fn_b fend\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	call(B, 1);
+	call(C, 1);
+	call(D, 1);
+	leave(A);
+	finish(run);
+	tap_ok(count(run, B) == 1 && count(run, D) == 1 && count(run, C) == 0 &&
+	       count(run, A) == 1 && counter(KFT_CNT_FILTER_FUNCLIST) == 1,
+	       "funclist: listed functions and the trigger call only");
+}
+
+static void test_lost_and_not_found(void)
+{
+	struct kft_run *run;
+	int i;
+
+	run = load("new\nend\n");		/* no start trigger */
+	tap_ok(cmd(kft_run_prime) == 0 && kft_state == KFT_TRIGGERED &&
+	       run->start_reason == KFT_BY_USER,
+	       "no start trigger: prime starts logging at once");
+	leave(B);
+	for (i = 0; i < 10; i++)
+		enter(DEEP + i);
+	for (i = 9; i >= 0; i--)
+		leave(DEEP + i);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(counter(KFT_CNT_NOT_FOUND) == 1, "an exit without entry: not found");
+	tap_ok(counter(KFT_CNT_LOST_DEPTH) == 2 && run->nr_logged == 8 &&
+	       count(run, DEEP) == 1 && count(run, DEEP + 8) == 0,
+	       "calls deeper than CONFIG_KFT_STACK_DEPTH (8) lost and counted");
+
+	run = load("new\nlogentries 3\nend\n");
+	cmd(kft_run_prime);
+	for (i = 0; i < 5; i++)
+		call(B, 1);
+	finish(run);
+	tap_ok(kft_state == KFT_COMPLETE && run->stop_reason == KFT_BY_FULL &&
+	       run->nr_logged == 3 && counter(KFT_CNT_LOST_FULL) == 1,
+	       "a full log stops the run: 3 logged, 1 lost");
+}
+
+static void test_time_triggers(void)
+{
+	struct kft_run *run;
+
+	run = load("new\ntrigger start entry fn_a\ntrigger stop time 100us\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	call(B, 50000);
+	call(B, 60000);
+	finish(run);
+	tap_ok(kft_state == KFT_COMPLETE && run->stop_reason == KFT_BY_TIME &&
+	       run->stop_ns - run->start_ns == 110000 && count(run, B) == 1,
+	       "stop time: checked at the next hook after 100 us");
+
+	run = load("new\ntrigger start time 5s\nend\n");
+	cmd(kft_run_prime);
+	call(B, 1000);
+	tick(5000000000ULL - shim_sched_clock);
+	call(C, 1000);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(run->start_reason == KFT_BY_TIME && count(run, B) == 0 &&
+	       count(run, C) == 1 && run->start_ns == 5000000000ULL,
+	       "start time: since boot, at the first hook after it");
+}
+
+static void test_autorepeat(void)
+{
+	struct kft_run *run;
+	int i, ok = 1;
+
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
+		   "filter funclist fn_a fend\nautorepeat\nend\n");
+	cmd(kft_run_prime);
+	for (i = 0; i < 3; i++) {
+		call(A, 100);
+		ok &= kft_state == KFT_PRIMED;
+		call(B, 50);
+	}
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(ok && count(run, A) == 3, "autorepeat: re-armed after each stop");
+	tap_ok(at(nth(run, A, 0)) == 0 && at(nth(run, A, 1)) == 150 &&
+	       at(nth(run, A, 2)) == 300,
+	       "autorepeat: one time base for all rounds");
+}
+
+static void test_tasks_cpus_irqs(void)
+{
+	struct kft_run *run;
+	const struct kft_entry *e;
+	int i, ok = 1;
+
+	t1.next = &t2;
+	shim_tasks = &t1;
+	run = load("new\ntrigger start entry fn_a\nfilter noints\nend\n");
+	cmd(kft_run_prime);
+	run_task(&t1, 0);
+	enter(A);
+	tick(10);
+	run_task(&t2, 0);			/* t1 switched out inside A */
+	call(B, 30);
+	shim_in_irq = true;			/* an interrupt in t2 */
+	call(IRQ, 3);
+	shim_in_irq = false;
+	run_task(&t1, 0);
+	tick(5);
+	leave(A);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(len(nth(run, A, 0)) == 48 && nth(run, A, 0)->pid == 101 &&
+	       nth(run, B, 0)->pid == 102 && count(run, IRQ) == 0,
+	       "tasks: each has its own stack; A spans t2's time; noints");
+
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	for (i = 0; i < 100; i++) {
+		run_task(&t1, 0);
+		call(B, 2);
+		run_task(&t2, 1);
+		call(C, 2);
+	}
+	run_task(&t1, 0);
+	cmd(kft_run_stop);
+	finish(run);
+	for (i = 0; i < 100; i++) {
+		ok &= cpu_of(nth(run, B, i)) == 0 && nth(run, B, i)->pid == 101;
+		ok &= cpu_of(nth(run, C, i)) == 1 && nth(run, C, i)->pid == 102;
+		ok &= at(nth(run, C, i)) == at(nth(run, B, i)) + 2;
+	}
+	tap_ok(ok && run->nr_logged == 200,
+	       "two CPUs, 100 calls each: own log chunks (refilled), merged by time");
+
+	/* Calls open at the stop: -1, on the task's CPU, filters applied. */
+	run = load("new\nfilter funclist fn_a fn_b fend\nfilter mintime 1s\nend\n");
+	cmd(kft_run_prime);
+	run_task(&t2, 1);
+	enter(A);
+	enter(C);
+	run_task(&t1, 0);
+	enter(B);
+	tick(10);
+	cmd(kft_run_stop);
+	finish(run);
+	e = nth(run, A, 0);
+	tap_ok(e && e->delta == KFT_DELTA_OPEN && e->pid == 102 &&
+	       cpu_of(e) == 1 && nth(run, B, 0) &&
+	       nth(run, B, 0)->delta == KFT_DELTA_OPEN && count(run, C) == 0,
+	       "open calls logged -1 on their task's CPU; funclist applies, mintime cannot");
+	run_task(&t2, 1);
+	leave(C);
+	leave(A);
+	run_task(&t1, 0);
+	leave(B);
+}
+
+static void test_stack_watch(void)
+{
+	struct kft_run *run;
+	unsigned int chains = 0;
+	unsigned long i;
+
+	run = load("new\nwatch worst-stack 2000\nend\n");
+	cmd(kft_run_prime);
+	shim_sp = (unsigned long)t1.stack + 5000;
+	enter(A);
+	shim_sp = (unsigned long)t1.stack + 1500;
+	enter(B);				/* a chain: A, B */
+	shim_sp = (unsigned long)t1.stack + 1400;
+	enter(C);				/* deeper: A, B, C */
+	shim_sp = (unsigned long)t1.stack + 1450;
+	enter(D);				/* not a new low */
+	leave(D);
+	leave(C);
+	leave(B);
+	leave(A);
+	cmd(kft_run_stop);
+	finish(run);
+	for (i = 0; i < run->nr_logged; i++)
+		chains += run->log[i].delta == KFT_DELTA_STACK;
+	tap_ok(chains == 5 && run->lowest_stack == 1400,
+	       "worst-stack: a chain (-2) for each new low, lowest stack 1400 (%u marks)",
+	       chains);
+	run_task(&t1, 0);
+}
+
+static void test_replace_and_clear(void)
+{
+	struct kft_run *run;
+	unsigned int old_id;
+
+	run = load("new\nend\n");
+	old_id = run->id;
+	cmd(kft_run_prime);
+	enter(A);				/* open in the old run */
+	run = load("new\ntrigger start entry fn_b\ntrigger stop exit fn_b\nend\n");
+	leave(A);				/* old run freed: ASan would tell */
+	tap_ok(kft_state == KFT_CONFIGURED && run->id == old_id + 1,
+	       "new replaces a logging run (the old one is freed)");
+	tap_ok(cmd(kft_run_stop) == -EINVAL, "stop on a configured run: -EINVAL");
+	cmd(kft_run_prime);
+	call(B, 7);
+	finish(run);
+	tap_ok(run->nr_logged == 1 && cmd(kft_run_clear) == 0 &&
+	       kft_state == KFT_CONFIGURED && run->nr_logged == 0 &&
+	       counter(KFT_CNT_LOGGED) == 0,
+	       "clear: log and counters emptied, back to configured");
+	tap_ok(cmd(kft_run_prime) == 0 && (call(B, 9), kft_state == KFT_COMPLETE),
+	       "a cleared run primes and runs again");
+	finish(run);
+	tap_ok(run->nr_logged == 1 && len(nth(run, B, 0)) == 9 && at(nth(run, B, 0)) == 0,
+	       "its new log has its own time base");
+}
+
+int main(void)
+{
+	int f;
+
+	for (f = A; f <= TO_USER; f++)
+		shim_add_symbol(fn_names[f], (unsigned long)fn(f));
+	shim_tsc_khz = 1000000;
+	shim_sched_clock = shim_tsc = 1000000000;	/* 1 s after boot */
+
+	test_no_run();
+	test_boot_run();
+	test_triggers_and_nesting();
+	test_filters();
+	test_lost_and_not_found();
+	test_time_triggers();
+	test_autorepeat();
+	test_tasks_cpus_irqs();
+	test_stack_watch();
+	test_replace_and_clear();
+	return tap_done();
+}

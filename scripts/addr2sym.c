@@ -46,34 +46,113 @@ struct a2s {
 	const char *path;
 };
 
-/* Write the name of addr (or the token itself) into out. */
-static const char *resolve(struct a2s *a, const char *tok, char *out,
-			   size_t len)
-{
-	const struct kft_sym *s;
-	uint64_t addr, off;
-	char *end;
+/*
+ * The output line, built by hand: printf's format parsing was most of
+ * addr2sym's time on logs of millions of lines.
+ */
+struct line_buf {
+	char s[1024];
+	size_t n;
+};
 
-	errno = 0;
-	addr = strtoull(tok + 2, &end, 16);
-	if (errno || *end)
-		return tok;
-	s = kft_symtab_find(&a->st, addr, &off);
-	if (!s)
-		return tok;
-	if (!off)
-		snprintf(out, len, "%s", s->name);
-	else if (s->module)
-		snprintf(out, len, "%s+0x%" PRIx64 "[%s]", s->name, off,
-			 s->module);
-	else
-		snprintf(out, len, "%s+0x%" PRIx64, s->name, off);
-	return out;
+static void put(struct line_buf *b, const char *s, size_t n)
+{
+	if (n > sizeof(b->s) - 1 - b->n)
+		n = sizeof(b->s) - 1 - b->n;
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
 }
 
-static bool is_addr(const char *tok)
+static void pad(struct line_buf *b, size_t n)
 {
-	return tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X') && tok[2];
+	if (n > sizeof(b->s) - 1 - b->n)
+		n = sizeof(b->s) - 1 - b->n;
+	memset(b->s + b->n, ' ', n);
+	b->n += n;
+}
+
+/* s, right-aligned in width (printf's %*s), or left-aligned (%-*s). */
+static void put_right(struct line_buf *b, const char *s, size_t n,
+		      size_t width)
+{
+	if (n < width)
+		pad(b, width - n);
+	put(b, s, n);
+}
+
+static void put_hex(struct line_buf *b, uint64_t v)
+{
+	char tmp[16];
+	int i = 16;
+
+	do {
+		tmp[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	put(b, tmp + i, 16 - i);
+}
+
+/* "0x<hex>" to a number; false if tok is not one. */
+static bool parse_addr(const char *tok, size_t n, uint64_t *addr)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n < 3 || n > 18 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X'))
+		return false;
+	for (i = 2; i < n; i++) {
+		char c = tok[i];
+
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			v = v << 4 | ((c | 0x20) - 'a' + 10);
+		else
+			return false;
+	}
+	*addr = v;
+	return true;
+}
+
+/* The name of the address in tok (or tok itself), padded to width. */
+static void put_symbol(struct a2s *a, struct line_buf *b, const char *tok,
+		       size_t n, size_t width, bool left)
+{
+	const struct kft_sym *s = NULL;
+	size_t start = b->n, len;
+	uint64_t addr, off = 0;
+
+	if (parse_addr(tok, n, &addr))
+		s = kft_symtab_find(&a->st, addr, &off);
+	if (!s) {
+		put(b, tok, n);
+	} else {
+		put(b, s->name, s->name_len);
+		if (off) {
+			put(b, "+0x", 3);
+			put_hex(b, off);
+		}
+		if (off && s->module) {
+			put(b, "[", 1);
+			put(b, s->module, strlen(s->module));
+			put(b, "]", 1);
+		}
+	}
+	len = b->n - start;
+	if (len >= width)
+		return;
+	if (left) {
+		pad(b, width - len);
+	} else {		/* shift right by the padding */
+		memmove(b->s + start + (width - len), b->s + start, len);
+		memset(b->s + start, ' ', width - len);
+		b->n = start + width;
+	}
+}
+
+static bool is_addr(const char *tok, size_t n)
+{
+	return n > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
 }
 
 /*
@@ -82,39 +161,59 @@ static bool is_addr(const char *tok)
  */
 static void data_line(struct a2s *a, char *line, FILE *out)
 {
-	char *tok[16], *save = NULL, fn[256], site[256];
-	int n = 0, first = -1;
+	static const size_t lead[] = { 12, 12, 6 };
+	const char *tok[16];
+	size_t len[16];
+	struct line_buf b;
+	int n = 0, first = -1, i;
+	char *p = line;
 
-	for (char *t = strtok_r(line, " \t\n", &save); t && n < 16;
-	     t = strtok_r(NULL, " \t\n", &save))
-		tok[n++] = t;
+	while (n < 16) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		tok[n] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			p++;
+		len[n] = p - tok[n];
+		n++;
+	}
 	if (n == 0) {
 		fputc('\n', out);
 		return;
 	}
-	for (int i = 0; i < n - 1; i++) {
-		if (is_addr(tok[i]) && is_addr(tok[i + 1])) {
+	for (i = 0; i < n - 1; i++) {
+		if (is_addr(tok[i], len[i]) && is_addr(tok[i + 1], len[i + 1])) {
 			first = i;
 			break;
 		}
 	}
+	b.n = 0;
 	if (first < 0) {
 		fprintf(stderr, "addr2sym: %s:%lu: no function and caller addresses; line kept\n",
 			a->path, a->lineno);
 		a->warnings++;
-		for (int i = 0; i < n; i++)
-			fprintf(out, i ? " %s" : "%s", tok[i]);
-		fputc('\n', out);
-		return;
+		for (i = 0; i < n; i++) {
+			if (i)
+				put(&b, " ", 1);
+			put(&b, tok[i], len[i]);
+		}
+	} else {
+		for (i = 0; i < first; i++) {
+			put_right(&b, tok[i], len[i], i < 3 ? lead[i] : 6);
+			put(&b, " ", 1);
+		}
+		put_symbol(a, &b, tok[first], len[first], 32, false);
+		put(&b, " ", 1);
+		put_symbol(a, &b, tok[first + 1], len[first + 1], 40, true);
+		for (i = first + 2; i < n; i++) {
+			put(&b, " ", 1);
+			put_right(&b, tok[i], len[i], 4);
+		}
 	}
-	for (int i = 0; i < first; i++)
-		fprintf(out, "%*s ", i == 0 ? 12 : i == 1 ? 12 : 6, tok[i]);
-	fprintf(out, "%32s %-40s",
-		resolve(a, tok[first], fn, sizeof(fn)),
-		resolve(a, tok[first + 1], site, sizeof(site)));
-	for (int i = first + 2; i < n; i++)
-		fprintf(out, " %4s", tok[i]);
-	fputc('\n', out);
+	b.s[b.n++] = '\n';
+	fwrite(b.s, 1, b.n, out);
 }
 
 /* Our own column header gets widths that fit names; others pass through. */
@@ -236,6 +335,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "addr2sym: %s: %s\n", output, strerror(errno));
 		return 1;
 	}
+	setvbuf(out, NULL, _IOFBF, 1 << 20);
 	ret = translate(&a, in, out, offset);
 	if (in != stdin)
 		fclose(in);

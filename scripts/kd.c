@@ -38,10 +38,18 @@ struct fstat {
 	uint32_t ncallees, cap;
 };
 
+/* Where (caller, callee) is in the caller's callee list: a hash map. */
+struct callee_map {
+	uint64_t *keys;		/* caller << 32 | callee, + 1; 0: empty */
+	uint32_t *pos;
+	uint32_t n, nslots;
+};
+
 struct kd {
 	struct kft_names names;
 	struct fstat *fs;
 	uint32_t nfs;
+	struct callee_map cm;
 	bool fractions;		/* print 3 decimals: the log has them */
 	bool offcpu_seen;
 	/* options */
@@ -104,16 +112,51 @@ static struct fstat *fstat_of(struct kd *kd, uint32_t fn)
 	return &kd->fs[fn];
 }
 
-static void add_callee(struct fstat *f, uint32_t fn, double time)
+static uint32_t cm_slot(const struct callee_map *cm, uint64_t key)
 {
+	uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) &
+		     (cm->nslots - 1);
+
+	while (cm->keys[h] && cm->keys[h] != key)
+		h = (h + 1) & (cm->nslots - 1);
+	return h;
+}
+
+static void cm_grow(struct callee_map *cm)
+{
+	struct callee_map old = *cm;
 	uint32_t i;
 
-	for (i = 0; i < f->ncallees; i++) {
-		if (f->callees[i].fn == fn) {
-			f->callees[i].count++;
-			f->callees[i].time += time;
-			return;
+	cm->nslots = old.nslots ? old.nslots * 2 : 4096;
+	cm->keys = xcalloc(cm->nslots, sizeof(*cm->keys));
+	cm->pos = xcalloc(cm->nslots, sizeof(*cm->pos));
+	for (i = 0; i < old.nslots; i++) {
+		if (old.keys[i]) {
+			uint32_t h = cm_slot(cm, old.keys[i]);
+
+			cm->keys[h] = old.keys[i];
+			cm->pos[h] = old.pos[i];
 		}
+	}
+	free(old.keys);
+	free(old.pos);
+}
+
+/* A call of fn made by caller: a function calls thousands of others. */
+static void add_callee(struct kd *kd, uint32_t caller, uint32_t fn, double time)
+{
+	struct fstat *f = fstat_of(kd, caller);
+	struct callee_map *cm = &kd->cm;
+	uint64_t key = ((uint64_t)caller << 32 | fn) + 1;
+	uint32_t h;
+
+	if (cm->n * 2 >= cm->nslots)
+		cm_grow(cm);
+	h = cm_slot(cm, key);
+	if (cm->keys[h]) {
+		f->callees[cm->pos[h]].count++;
+		f->callees[cm->pos[h]].time += time;
+		return;
 	}
 	if (f->ncallees == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 4;
@@ -123,6 +166,9 @@ static void add_callee(struct fstat *f, uint32_t fn, double time)
 			exit(1);
 		}
 	}
+	cm->keys[h] = key;
+	cm->pos[h] = f->ncallees;
+	cm->n++;
 	f->callees[f->ncallees++] = (struct callee){ fn, 1, time };
 }
 
@@ -157,8 +203,7 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 	f->local += local;
 	f->wall_local += wall;
 	if (n->parent >= 0)
-		add_callee(fstat_of(kd, t->nodes[n->parent].c.fn), n->c.fn,
-			   n->c.delta);
+		add_callee(kd, t->nodes[n->parent].c.fn, n->c.fn, n->c.delta);
 }
 
 static const char *fmt_us(const struct kd *kd, double v, char *buf, size_t n)
@@ -445,6 +490,9 @@ static void kd_free(struct kd *kd)
 {
 	for (uint32_t i = 0; i < kd->nfs; i++)
 		free(kd->fs[i].callees);
+	free(kd->cm.keys);
+	free(kd->cm.pos);
+	memset(&kd->cm, 0, sizeof(kd->cm));
 	free(kd->fs);
 	kd->fs = NULL;
 	kd->nfs = 0;
@@ -468,6 +516,8 @@ static int analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 		}
 	}
 	kft_tree_init(t, on_close, kd);
+	/* Summaries need each call only until it closes. */
+	t->recycle = !kd->tree && !kd->output;
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
 				   strlen("__switch_to"));
 	kft_log_open(&r, in, path ? path : "<stdin>", st, &kd->names);
@@ -483,7 +533,7 @@ static int analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 		kft_tree_add(t, &c);
 	}
 	kft_tree_finish(t);
-	for (uint32_t i = 0; i < t->n; i++)
+	for (uint32_t i = 0; i < t->n && !t->recycle; i++)
 		t->nodes[i].hidden = !in_subtree(kd, t, i);
 	data = r.in_data;
 	kft_log_close(&r);

@@ -106,6 +106,14 @@ static void close_node(struct kft_tree *t, int32_t i)
 		n->offcpu = kft_node_local(n);	/* switched out, all of it */
 	if (t->on_close)
 		t->on_close(t->priv, t, i);
+	if (t->recycle) {
+		if (t->nfree == t->free_cap) {
+			t->free_cap = t->free_cap ? t->free_cap * 2 : 256;
+			t->free_nodes = xrealloc(t->free_nodes, t->free_cap *
+						 sizeof(*t->free_nodes));
+		}
+		t->free_nodes[t->nfree++] = i;
+	}
 }
 
 static void unwind_stack(struct kft_tree *t, struct kft_stack *s, double time)
@@ -144,11 +152,15 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 	int32_t i, parent, cpu = c->cpu < 0 ? 0 : c->cpu;
 	struct kft_node *n;
 
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 4096;
-		t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+	if (t->nfree) {
+		i = t->free_nodes[--t->nfree];
+	} else {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 4096;
+			t->nodes = xrealloc(t->nodes, t->cap * sizeof(*t->nodes));
+		}
+		i = t->n++;
 	}
-	i = t->n++;
 	n = &t->nodes[i];
 	memset(n, 0, sizeof(*n));
 	n->c = *c;
@@ -221,6 +233,7 @@ void kft_tree_free(struct kft_tree *t)
 	free(t->task_keys);
 	free(t->irq);
 	free(t->cpu_task);
+	free(t->free_nodes);
 	free(t->nodes);
 	memset(t, 0, sizeof(*t));
 }

@@ -39,6 +39,14 @@ struct kft_tree {
 	int64_t *cpu_task;	/* per CPU: key of the task last seen there */
 	uint32_t ncpus;
 	uint32_t switch_fn;	/* name id of __switch_to, or UINT32_MAX */
+	/*
+	 * Reuse a call's node once it is closed (and on_close has seen it):
+	 * memory then follows the calls open at once, not the log's length.
+	 * For callers that need only on_close, such as summaries.
+	 */
+	bool recycle;
+	int32_t *free_nodes;
+	uint32_t nfree, free_cap;
 	/* called once per call, when its last callee is known */
 	void (*on_close)(void *priv, struct kft_tree *t, int32_t node);
 	void *priv;

@@ -24,54 +24,63 @@ static uint32_t hash(const char *s, size_t len)
 static void grow_slots(struct kft_names *nt)
 {
 	uint32_t n = nt->nslots ? nt->nslots * 2 : 1024, i;
-	uint32_t *slots = calloc(n, sizeof(*slots));
+	uint64_t *slots = calloc(n, sizeof(*slots));
 
 	if (!slots) {
 		fprintf(stderr, "out of memory\n");
 		exit(1);
 	}
 	for (i = 0; i < nt->n; i++) {
-		uint32_t h = hash(nt->name[i], strlen(nt->name[i])) & (n - 1);
+		uint32_t h = nt->hash[i] & (n - 1);
 
 		while (slots[h])
 			h = (h + 1) & (n - 1);
-		slots[h] = i + 1;
+		slots[h] = (uint64_t)nt->hash[i] << 32 | (i + 1);
 	}
 	free(nt->slots);
 	nt->slots = slots;
 	nt->nslots = n;
 }
 
+static void *grow(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
 uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len)
 {
-	uint32_t h;
+	uint32_t h, want = hash(s, len);
 
 	if (nt->n * 2 >= nt->nslots)
 		grow_slots(nt);
-	for (h = hash(s, len) & (nt->nslots - 1); nt->slots[h];
+	/* A slot holds the name's hash too: most probes end there. */
+	for (h = want & (nt->nslots - 1); nt->slots[h];
 	     h = (h + 1) & (nt->nslots - 1)) {
-		const char *c = nt->name[nt->slots[h] - 1];
+		uint32_t id = (uint32_t)nt->slots[h] - 1;
 
-		if (!strncmp(c, s, len) && !c[len])
-			return nt->slots[h] - 1;
+		if ((uint32_t)(nt->slots[h] >> 32) == want &&
+		    nt->len[id] == len && !memcmp(nt->name[id], s, len))
+			return id;
 	}
 	if (nt->n == nt->cap) {
-		uint32_t cap = nt->cap ? nt->cap * 2 : 1024;
-		char **name = realloc(nt->name, cap * sizeof(*name));
-
-		if (!name) {
-			fprintf(stderr, "out of memory\n");
-			exit(1);
-		}
-		nt->name = name;
-		nt->cap = cap;
+		nt->cap = nt->cap ? nt->cap * 2 : 1024;
+		nt->name = grow(nt->name, nt->cap * sizeof(*nt->name));
+		nt->len = grow(nt->len, nt->cap * sizeof(*nt->len));
+		nt->hash = grow(nt->hash, nt->cap * sizeof(*nt->hash));
 	}
 	nt->name[nt->n] = strndup(s, len);
 	if (!nt->name[nt->n]) {
 		fprintf(stderr, "out of memory\n");
 		exit(1);
 	}
-	nt->slots[h] = ++nt->n;
+	nt->len[nt->n] = len;
+	nt->hash[nt->n] = want;
+	nt->slots[h] = (uint64_t)want << 32 | ++nt->n;
 	return nt->n - 1;
 }
 
@@ -82,6 +91,8 @@ void kft_names_free(struct kft_names *nt)
 	for (i = 0; i < nt->n; i++)
 		free(nt->name[i]);
 	free(nt->name);
+	free(nt->len);
+	free(nt->hash);
 	free(nt->slots);
 	memset(nt, 0, sizeof(*nt));
 }
@@ -110,14 +121,58 @@ static void warn(struct kft_log_reader *r, const char *what)
 			r->lineno, what);
 }
 
-/* A number of microseconds: digits, optionally a fraction, or -1/-2. */
+/*
+ * A number of microseconds: digits, optionally a fraction, or -1/-2.  The
+ * usual forms are parsed by hand (strtod() was a fifth of kd's time):
+ * digits and up to 9 decimals as one exact integer over an exact power of
+ * ten, a division IEEE rounds as strtod() would.  Anything else goes to
+ * strtod().
+ */
 static bool parse_us(const char *tok, double *v)
 {
+	static const double pow10[] = {
+		1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	};
+	const char *p = tok + (*tok == '-');
+	uint64_t num = 0;
+	int digits = 0, decimals = 0;
 	char *end;
 
+	for (; *p >= '0' && *p <= '9' && digits < 15; p++, digits++)
+		num = num * 10 + (*p - '0');
+	if (*p == '.' && digits) {
+		for (p++; *p >= '0' && *p <= '9' && digits < 15 && decimals < 9;
+		     p++, digits++, decimals++)
+			num = num * 10 + (*p - '0');
+	}
+	if (digits && !*p) {
+		*v = (double)num / pow10[decimals];
+		if (*tok == '-')
+			*v = -*v;
+		return true;
+	}
 	errno = 0;
 	*v = strtod(tok, &end);
 	return !errno && !*end && end != tok;
+}
+
+/* Split at blanks, in place; at most max tokens. */
+static int split(char *p, char **tok, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		tok[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	return n;
 }
 
 /* The function id of a FUNCTION column: a name, name+0xoff, or 0xaddr. */
@@ -130,20 +185,19 @@ static uint32_t function_id(struct kft_log_reader *r, const char *tok)
 		const struct kft_sym *s = kft_symtab_find(r->st, addr, &off);
 
 		if (s)
-			return kft_name_id(r->names, s->name, strlen(s->name));
+			return kft_name_id(r->names, s->name, s->name_len);
 	}
-	plus = strstr(tok, "+0x");
-	return kft_name_id(r->names, tok, plus ? (size_t)(plus - tok) : strlen(tok));
+	for (plus = tok; *plus; plus++)
+		if (plus[0] == '+' && plus[1] == '0' && plus[2] == 'x')
+			break;
+	return kft_name_id(r->names, tok, plus - tok);
 }
 
 static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 {
-	char *tok[8], *save = NULL, *dot;
-	int n = 0;
+	char *tok[8], *dot;
+	int n = split(line, tok, 8);
 
-	for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 8;
-	     t = strtok_r(NULL, " \t\r\n", &save))
-		tok[n++] = t;
 	if (!n)
 		return false;
 	if (n < 5) {

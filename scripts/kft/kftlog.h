@@ -28,8 +28,10 @@ struct kft_call {
 /* Interned function names: ids are dense, from 0. */
 struct kft_names {
 	char **name;
+	uint32_t *len;		/* of each name */
+	uint32_t *hash;		/* of each name */
 	uint32_t n, cap;
-	uint32_t *slots;	/* open-addressing hash of ids + 1 */
+	uint64_t *slots;	/* open addressing: hash << 32 | id + 1 */
 	uint32_t nslots;
 };
 

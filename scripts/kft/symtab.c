@@ -37,7 +37,11 @@ static int push(struct kft_symtab *st, size_t *cap, uint64_t addr,
 		st->syms = n;
 		*cap = ncap;
 	}
-	st->syms[st->n++] = (struct kft_sym){ addr, size, name, module };
+	/* No kernel function is 4 GiB long: a larger size is a bad symbol. */
+	st->syms[st->n++] = (struct kft_sym){
+		addr, size > UINT32_MAX ? 0 : (uint32_t)size,
+		(uint32_t)strlen(name), name, module
+	};
 	return 0;
 }
 

@@ -12,7 +12,8 @@
 
 struct kft_sym {
 	uint64_t addr;
-	uint64_t size;		/* 0: unknown, up to the next symbol */
+	uint32_t size;		/* 0: unknown, up to the next symbol */
+	uint32_t name_len;
 	const char *name;
 	const char *module;	/* NULL for the kernel image */
 };

@@ -13,7 +13,7 @@ KSRC_DEFAULT = $(KFT_CACHE)/src/linux-source-6.12
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-6.12 \
-	file kmod rsync sparse libclang-rt-14-dev python3
+	file kmod rsync sparse libclang-rt-14-dev python3 time
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd
@@ -69,6 +69,11 @@ $(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kf
 $(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c
+
+# The benchmark's synthetic log generator.
+$(BUILD)/genlog: bench/genlog.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) -o $@ bench/genlog.c -lm
 
 # The engine's config parser, compiled from the kernel source for the host.
 $(BUILD)/asan/test_config: tests/unit/test_config.c $(CONFIG_SRC) kernel/kft_config.h tests/unit/tap.h

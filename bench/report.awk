@@ -3,7 +3,7 @@
 # Turn bench/run.sh's raw data into the markdown report.  Input lines:
 #   KERNEL RUN boot SECONDS
 #   KERNEL RUN result MODE WORKLOAD NS_PER_OP OPS RECORDED LOST BYTES_PER_CALL
-#   tools NAME LINES_PER_SECOND
+#   tools NAME LINES_PER_SECOND PEAK_KB
 
 function add(key, v) { vals[key] = (key in vals) ? vals[key] " " v : v }
 function sorted(key, a,   n, i, j, t) {
@@ -29,7 +29,7 @@ function spread(key,   a, n, m) {
 	return m ? 100 * (a[n] - a[1]) / m : 0
 }
 
-$1 == "tools" { tools[$2] = $3; next }
+$1 == "tools" { tools[$2] = $3; toolmem[$2] = $4; next }
 $3 == "boot" { add("boot " $1, $4); next }
 $3 == "result" {
 	k = $1; r = $2; mode = $4; w = $5; ns = $6; ops = $7; rec = $8
@@ -106,6 +106,8 @@ END {
 		printf "| %s | %.0f | %.0f | %.2f |\n", wl[j], a, b, b ? a / b : 0
 	}
 	printf "\n## Host tools\n\n"
+	printf "10,000,000-line log from bench/genlog.c, 150,000 symbols:\n\n"
 	for (t in tools)
-		printf "- %s: %.2f million lines/s (10,000,000-line log, 150,000 symbols)\n", t, tools[t] / 1e6
+		printf "- %s: %.2f million lines/s, peak memory %.0f MB (%.0f bytes per line)\n",
+			t, tools[t] / 1e6, toolmem[t] / 1024, toolmem[t] * 1024 / 10000000
 }

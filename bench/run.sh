@@ -44,18 +44,24 @@ for run in $(seq 1 "$RUNS"); do
 	done
 done
 
-# addr2sym throughput on a generated 10-million-line log, 150,000 symbols.
-make -s tools
+# The host tools on a generated 10-million-line log, 150,000 symbols
+# (bench/genlog.c): lines per second and peak memory of each step.
+make -s tools "$BUILD/genlog"
 kft_log "host tools: generating a 10,000,000-line log"
-awk 'BEGIN { for (i = 0; i < 150000; i++) printf "%x T fn_%d\n", 0xffffffff81000000 + i * 64, i }' > "$out/big.map"
-awk 'BEGIN { srand(1); print "--------"
-	for (i = 0; i < 10000000; i++) printf "%12.3f %12.3f %6d 0x%x 0x%x %4d\n", i, 1.5, 100,
-		0xffffffff81000000 + int(rand() * 150000) * 64, 0xffffffff81000000 + int(rand() * 9600000), 0 }' > "$out/big.log"
-s=$(date +%s.%N)
-"$BUILD/addr2sym" -m "$out/big.map" "$out/big.log" > /dev/null
-e=$(date +%s.%N)
-echo "tools addr2sym $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.0f", 10000000 / (e - s) }')" >> "$out/raw.txt"
-rm -f "$out/big.log"
+"$BUILD/genlog" 10000000 "$out/big.map" "$out/big.log"
+# tool NAME OUTPUT COMMAND...: "tools NAME LINES_PER_S PEAK_KB" in raw.txt
+tool() {
+	local name=$1 output=$2 s e
+	shift 2
+	s=$(date +%s.%N)
+	/usr/bin/time -f "%M" -o "$out/time.txt" "$@" > "$output"
+	e=$(date +%s.%N)
+	echo "tools $name $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.0f", 10000000 / (e - s) }') $(cat "$out/time.txt")" >> "$out/raw.txt"
+}
+tool addr2sym "$out/big.sym" "$BUILD/addr2sym" -m "$out/big.map" "$out/big.log"
+tool kd-summary /dev/null "$BUILD/kd" "$out/big.sym"
+tool kd-tree /dev/null "$BUILD/kd" -c "$out/big.sym"
+rm -f "$out/big.log" "$out/big.sym"
 
 awk -v runs="$RUNS" -v cc="$cc" -f bench/report.awk "$out/raw.txt" > "$out/results.md"
 cat "$out/results.md"

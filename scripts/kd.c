@@ -206,12 +206,40 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 		add_callee(kd, t->nodes[n->parent].c.fn, n->c.fn, n->c.delta);
 }
 
+/*
+ * v in microseconds, with 3 decimals if the log has them: "%.3f" / "%.0f"
+ * by hand for the usual range (printf's float formatting was a third of
+ * kd -c's time); values out of that range go to snprintf().
+ */
 static const char *fmt_us(const struct kd *kd, double v, char *buf, size_t n)
 {
+	int scale = kd->fractions ? 1000 : 1;
+	double r = v * scale;
+	char tmp[32];
+	int64_t x;
+	int i = sizeof(tmp), d;
+
+	/* Near a half, only printf() rounds the binary value as printf() does. */
+	if (!(fabs(r) < 9e15) || n < 24 ||
+	    fabs(fabs(r - trunc(r)) - 0.5) < 1e-6) {
+		snprintf(buf, n, kd->fractions ? "%.3f" : "%.0f", v);
+		return buf;
+	}
+	x = llround(r);
+	tmp[--i] = '\0';
+	for (d = 0; d < (kd->fractions ? 3 : 0); d++) {
+		tmp[--i] = '0' + (char)(llabs(x) % 10);
+		x = x < 0 ? -(-x / 10) : x / 10;
+	}
 	if (kd->fractions)
-		snprintf(buf, n, "%.3f", v);
-	else
-		snprintf(buf, n, "%.0f", v);
+		tmp[--i] = '.';
+	do {
+		tmp[--i] = '0' + (char)(llabs(x) % 10);
+		x = x < 0 ? -(-x / 10) : x / 10;
+	} while (x);
+	if (r < 0 && llround(r) != 0)
+		tmp[--i] = '-';
+	memcpy(buf, tmp + i, sizeof(tmp) - i);
 	return buf;
 }
 

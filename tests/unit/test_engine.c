@@ -305,6 +305,27 @@ static void test_triggers_and_nesting(void)
 	tap_ok(cmd(kft_run_stop) == -EINVAL, "stop on a complete run: -EINVAL");
 }
 
+/* A run with filter noints or onlyints over A: an interrupt, then B. */
+static struct kft_run *ints_run(const char *filter)
+{
+	char text[128];
+	struct kft_run *run;
+
+	snprintf(text, sizeof(text),
+		 "new\ntrigger start entry fn_a\ntrigger stop exit fn_a\nfilter %s\nend\n",
+		 filter);
+	run = load(text);
+	cmd(kft_run_prime);
+	enter(A);
+	shim_in_irq = true;
+	call(IRQ, 5);
+	shim_in_irq = false;
+	call(B, 5);
+	leave(A);
+	finish(run);
+	return run;
+}
+
 static void test_filters(void)
 {
 	struct kft_run *run;
@@ -324,28 +345,11 @@ static void test_filters(void)
 	       counter(KFT_CNT_FILTER_TIME) == 2,
 	       "mintime/maxtime: bounds inclusive; the trigger call stays");
 
-	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\nfilter noints\nend\n");
-	cmd(kft_run_prime);
-	enter(A);
-	shim_in_irq = true;
-	call(IRQ, 5);
-	shim_in_irq = false;
-	call(B, 5);
-	leave(A);
-	finish(run);
+	run = ints_run("noints");
 	tap_ok(count(run, IRQ) == 0 && count(run, B) == 1 &&
 	       counter(KFT_CNT_FILTER_NOINTS) == 1,
 	       "noints: interrupt calls dropped and counted");
-
-	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\nfilter onlyints\nend\n");
-	cmd(kft_run_prime);
-	enter(A);
-	shim_in_irq = true;
-	call(IRQ, 5);
-	shim_in_irq = false;
-	call(B, 5);
-	leave(A);
-	finish(run);
+	run = ints_run("onlyints");
 	tap_ok(count(run, IRQ) == 1 && nth(run, IRQ, 0)->pid == -1 &&
 	       count(run, B) == 0 && counter(KFT_CNT_FILTER_ONLYINTS) == 1,
 	       "onlyints: only interrupt calls, pid -1");

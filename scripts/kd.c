@@ -405,36 +405,72 @@ static void tree_header(const struct kd *kd)
 	printf("---------------------------------\n");
 }
 
+/* Right-align s in width columns, then a blank, at *p. */
+static char *put_col(char *p, const char *s, int width)
+{
+	int n = strlen(s);
+
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	memcpy(p, s, n);
+	p[n] = ' ';
+	return p + n + 1;
+}
+
+/* One line of a call tree, built by hand: kd -c prints millions. */
 static void tree_line(const struct kd *kd, const struct kft_tree *t,
 		      const struct kft_node *n, char marker)
 {
-	char buf[64];
+	const char *name = kd->names.name[n->c.fn];
+	size_t namelen = kd->names.len[n->c.fn];
+	size_t need = 40 * strlen(kd->format) + 3 * n->depth + namelen + 2;
+	char buf[64], *line, *p;
+	static char *mem;
+	static size_t cap;
+	double l;
 
-	for (const char *p = kd->format; *p; p++) {
-		switch (*p) {
+	if (cap < need) {
+		cap = 2 * need;
+		mem = realloc(mem, cap);
+		if (!mem) {
+			fprintf(stderr, "kd: out of memory\n");
+			exit(1);
+		}
+	}
+	line = p = mem;
+	for (const char *f = kd->format; *f; f++) {
+		switch (*f) {
 		case 'e':
-			printf("%10s ", fmt_us(kd, n->c.entry, buf, sizeof(buf)));
+			p = put_col(p, fmt_us(kd, n->c.entry, buf, sizeof(buf)), 10);
 			break;
 		case 't':
 			if (n->c.delta < 0)
-				printf("%10.0f ", n->c.delta);
+				snprintf(buf, sizeof(buf), "%.0f", n->c.delta);
 			else
-				printf("%10s ", fmt_us(kd, n->c.delta, buf, sizeof(buf)));
+				fmt_us(kd, n->c.delta, buf, sizeof(buf));
+			p = put_col(p, buf, 10);
 			break;
-		case 'l': {
-			double l = kft_node_local(n) - n->offcpu;
-
-			printf("%10s ", fmt_us(kd, l < 0 ? 0 : l, buf, sizeof(buf)));
+		case 'l':
+			l = kft_node_local(n) - n->offcpu;
+			p = put_col(p, fmt_us(kd, l < 0 ? 0 : l, buf, sizeof(buf)), 10);
 			break;
-		}
 		case 'p':
-			printf("%7d ", n->c.pid);
+			snprintf(buf, sizeof(buf), "%d", n->c.pid);
+			p = put_col(p, buf, 7);
 			break;
 		}
 	}
-	for (uint32_t d = 0; d < n->depth; d++)
-		printf("%c  ", marker);
-	printf("%s\n", kd->names.name[n->c.fn]);
+	for (uint32_t d = 0; d < n->depth; d++) {
+		*p++ = marker;
+		*p++ = ' ';
+		*p++ = ' ';
+	}
+	memcpy(p, name, namelen);
+	p += namelen;
+	*p++ = '\n';
+	fwrite(line, 1, p - line, stdout);
 	(void)t;
 }
 

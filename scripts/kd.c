@@ -58,6 +58,7 @@ struct kd {
 	long top;
 	double min_total;
 	bool tree, interlace, running, diff;
+	bool callees;		/* columns m, n or u: keep who called whom */
 	char output;		/* 0 text, 'f' folded, 'j' JSON, 's' svg, 't' timeline */
 	/* filters */
 	long pid, cpu;		/* LONG_MIN: any */
@@ -202,7 +203,7 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 	f->sub += n->sub;
 	f->local += local;
 	f->wall_local += wall;
-	if (n->parent >= 0)
+	if (n->parent >= 0 && kd->callees)
 		add_callee(kd, t->nodes[n->parent].c.fn, n->c.fn, n->c.delta);
 }
 
@@ -860,6 +861,7 @@ int main(int argc, char **argv)
 		kd.format = kd.tree ? "etlp" : long_fmt ? "Fctalsmn" : "Fctal";
 	else if (long_fmt)
 		kd.format = kd.tree ? "etlp" : "Fctalsmn";
+	kd.callees = !kd.tree && strpbrk(kd.format, "mnu");
 	for (const char *p = kd.format; *p; p++) {
 		if (kd.tree ? !strchr("etlp", *p) : column(*p) < 0) {
 			fprintf(stderr, "kd: unknown column '%c' in -f %s\n", *p, kd.format);

@@ -94,8 +94,9 @@ static int gen(int pid, uint32_t fn, uint32_t caller, int depth)
 	n = depth < MAX_DEPTH && ntree < MAX_TREE - MAX_DEPTH * 4 ?
 	    (int)(frand() * 2.9) : 0;
 	for (k = 0; k < n && ntree < MAX_TREE - MAX_DEPTH * 4; k++) {
+		/* A call instruction's return address: fixed per call site. */
 		uint32_t site = uniform ? (uint32_t)(next_rand() % (NSYMS * FN_SIZE)) :
-			tree[i].fn * FN_SIZE + 8 + next_rand() % (FN_SIZE - 8);
+			tree[i].fn * FN_SIZE + 8 + (uint32_t)(k * 11 % (FN_SIZE - 8));
 
 		if (pid >= 0 && frand() < 0.01)		/* an interrupt */
 			gen(-1, pick_fn(), site, MAX_DEPTH - 3);

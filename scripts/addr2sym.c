@@ -38,7 +38,21 @@ static void usage(FILE *f)
 		"LOG defaults to standard input.\n");
 }
 
+/*
+ * Recent lookups: a log names the same functions and call sites over and
+ * over, and a direct-mapped cache in front of the symbol search answers
+ * most of them without touching the 150,000-symbol table.
+ */
+#define CACHE_BITS	14
+
+struct cached {
+	uint64_t addr;		/* 0: empty */
+	const struct kft_sym *s;
+	uint64_t off;
+};
+
 struct a2s {
+	struct cached cache[1 << CACHE_BITS];
 	struct kft_symtab st;
 	bool offset_given;
 	unsigned long lineno;
@@ -57,10 +71,17 @@ struct line_buf {
 
 static void put(struct line_buf *b, const char *s, size_t n)
 {
+	char *d = b->s + b->n;
+
 	if (n > sizeof(b->s) - 1 - b->n)
 		n = sizeof(b->s) - 1 - b->n;
-	memcpy(b->s + b->n, s, n);
 	b->n += n;
+	if (n > 32) {
+		memcpy(d, s, n);
+		return;
+	}
+	while (n--)		/* names and numbers: shorter than a call */
+		*d++ = *s++;
 }
 
 static void pad(struct line_buf *b, size_t n)
@@ -114,16 +135,52 @@ static bool parse_addr(const char *tok, size_t n, uint64_t *addr)
 	return true;
 }
 
+static const struct kft_sym *lookup(struct a2s *a, uint64_t addr,
+				    uint64_t *off)
+{
+	struct cached *c;
+
+	if (!addr)
+		return kft_symtab_find(&a->st, addr, off);
+	c = &a->cache[(addr * 0x9e3779b97f4a7c15ULL) >> (64 - CACHE_BITS)];
+	if (c->addr != addr) {
+		c->addr = addr;
+		c->s = kft_symtab_find(&a->st, addr, &c->off);
+	}
+	*off = c->off;
+	return c->s;
+}
+
+static unsigned int hex_digits(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >>= 4)
+		n++;
+	return n;
+}
+
 /* The name of the address in tok (or tok itself), padded to width. */
 static void put_symbol(struct a2s *a, struct line_buf *b, const char *tok,
 		       size_t n, size_t width, bool left)
 {
 	const struct kft_sym *s = NULL;
-	size_t start = b->n, len;
 	uint64_t addr, off = 0;
+	size_t len;
 
 	if (parse_addr(tok, n, &addr))
-		s = kft_symtab_find(&a->st, addr, &off);
+		s = lookup(a, addr, &off);
+	if (!s) {
+		len = n;
+	} else {
+		len = s->name_len;
+		if (off)
+			len += 3 + hex_digits(off);
+		if (off && s->module)
+			len += strlen(s->module) + 2;
+	}
+	if (!left && len < width)
+		pad(b, width - len);
 	if (!s) {
 		put(b, tok, n);
 	} else {
@@ -138,16 +195,8 @@ static void put_symbol(struct a2s *a, struct line_buf *b, const char *tok,
 			put(b, "]", 1);
 		}
 	}
-	len = b->n - start;
-	if (len >= width)
-		return;
-	if (left) {
+	if (left && len < width)
 		pad(b, width - len);
-	} else {		/* shift right by the padding */
-		memmove(b->s + start + (width - len), b->s + start, len);
-		memset(b->s + start, ' ', width - len);
-		b->n = start + width;
-	}
 }
 
 static bool is_addr(const char *tok, size_t n)
@@ -287,7 +336,7 @@ int main(int argc, char **argv)
 		{ }
 	};
 	const char *map = NULL, *elf = NULL, *output = NULL;
-	struct a2s a = { .path = "<stdin>" };
+	static struct a2s a = { .path = "<stdin>" };
 	FILE *in = stdin, *out = stdout;
 	int64_t offset = 0;
 	char err[512];

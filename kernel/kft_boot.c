@@ -138,13 +138,16 @@ void __init kft_boot_prime(void)
 	run->is_static = true;
 	run->origin = origin;
 	run->log = kft_boot_log;
-	run->capacity = min_t(unsigned long, run->cfg.logentries,
-			      ARRAY_SIZE(kft_boot_log));
-	if (run->capacity < run->cfg.logentries)
+	/* The static log is there anyway: without logentries, all of it. */
+	run->capacity = ARRAY_SIZE(kft_boot_log);
+	if (run->cfg.logentries_set && run->cfg.logentries < run->capacity)
+		run->capacity = run->cfg.logentries;
+	if (run->cfg.logentries_set && run->cfg.logentries > run->capacity)
 		kft_boot_say(false, "boot run primed from %s; logentries cut to %lu",
 			     origin, run->capacity);
 	else
 		kft_boot_say(false, "boot run primed from %s", origin);
+	run->cfg.logentries = run->capacity;
 	run->watch_threshold = run->cfg.watch_bytes;
 	run->lowest_stack = ULONG_MAX;
 

@@ -436,6 +436,7 @@ static int kft_parse_statement(struct kft_lexer *lx, struct kft_token *kw,
 			return kft_fail(err, kw->line, kw,
 					"logentries must be 1..16777216");
 		cfg->logentries = n;
+		cfg->logentries_set = true;
 		return 0;
 	}
 	return kft_fail(err, kw->line, kw, "unknown keyword");

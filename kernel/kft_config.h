@@ -62,6 +62,7 @@ struct kft_config {
 	unsigned int funcs_room;
 	struct kft_fref *funcs;
 	unsigned long logentries;
+	bool logentries_set;	/* given, not the default */
 	enum kft_watch_kind watch;
 	unsigned long watch_bytes;
 	struct kft_arena *arena;	/* NULL: kmalloc()ed */

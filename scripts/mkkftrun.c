@@ -183,7 +183,8 @@ int main(int argc, char **argv)
 		if (err.token[0])
 			fprintf(stderr, "'%s': ", err.token);
 		fprintf(stderr, "%s\n", err.msg);
-	} else if (max_entries && cfg.logentries > max_entries) {
+	} else if (max_entries && cfg.logentries_set &&
+		   cfg.logentries > max_entries) {
 		fprintf(stderr,
 			"%s: error: logentries %lu is more than CONFIG_KFT_BOOT_LOG_ENTRIES (%lu)\n",
 			argv[optind], cfg.logentries, max_entries);

@@ -70,6 +70,10 @@ printf 'logentries 40000\n' > "$tmp/big.conf"
 [ $? = 1 ] && grep -q 'logentries 40000 is more than CONFIG_KFT_BOOT_LOG_ENTRIES (32768)' "$tmp/err"
 ok $? "logentries over the boot log's size is refused"
 
+printf 'filter mintime 5\n' > "$tmp/small.conf"
+"$mk" -n 1024 "$tmp/small.conf" "$tmp/out.c" 2> "$tmp/err"
+ok $? "without logentries, any boot log size will do (the run takes all of it)"
+
 "$mk" "$tmp/missing.conf" "$tmp/out.c" 2> "$tmp/err"
 [ $? = 1 ] && grep -q 'missing.conf: No such file' "$tmp/err"
 ok $? "a missing file is an error naming it"

@@ -20,7 +20,6 @@
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kft_boot.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/setup.h>
 
@@ -90,7 +89,6 @@ static int __init kft_boot_config(struct kft_run *run, const char *text,
 {
 	struct kft_config *cfg = &run->cfg;
 	struct kft_config_error err;
-	unsigned int i;
 	int ret;
 
 	ret = kft_config_parse_in(cfg, text, strlen(text), KFT_PARSE_STATIC,
@@ -106,11 +104,6 @@ static int __init kft_boot_config(struct kft_run *run, const char *text,
 			     origin, KFT_BOOT_MAX_FUNCS);
 		return -E2BIG;
 	}
-	for (i = 0; i < cfg->nfuncs; i++)
-		kft_boot_funcs[i] = cfg->funcs[i].addr;
-	sort(kft_boot_funcs, cfg->nfuncs, sizeof(*kft_boot_funcs),
-	     kft_cmp_addr, NULL);
-	run->funcs = kft_boot_funcs;
 	return 0;
 }
 
@@ -134,7 +127,6 @@ void __init kft_boot_prime(void)
 	if (kft_boot_config(run, text, origin))
 		return;
 
-	refcount_set(&run->ref, 1);
 	run->is_static = true;
 	run->origin = origin;
 	run->log = kft_boot_log;
@@ -148,13 +140,11 @@ void __init kft_boot_prime(void)
 	else
 		kft_boot_say(false, "boot run primed from %s", origin);
 	run->cfg.logentries = run->capacity;
-	run->watch_threshold = run->cfg.watch_bytes;
-	run->lowest_stack = ULONG_MAX;
 
 	kft_clock_set_raw();
 	run->clock_raw = true;
 	run->base_ns = kft_clock();	/* boot run times count from here */
-	kft_run_set_limits(run);
+	kft_run_init(run, kft_boot_funcs);
 
 	WRITE_ONCE(kft_early, true);
 	WRITE_ONCE(kft_run, run);

@@ -215,6 +215,7 @@ void kft_trigger(struct kft_run *run, enum kft_reason why, unsigned long fn,
 void kft_log_open_frames(struct kft_run *run);
 
 /* kft_run.c */
+void kft_run_init(struct kft_run *run, unsigned long *funcs);
 struct kft_run *kft_run_create(struct kft_config *cfg);
 struct kft_run *kft_run_get(void);
 void kft_run_put(struct kft_run *run);
@@ -225,7 +226,6 @@ int kft_run_stop(void);
 int kft_run_clear(void);
 void kft_run_finish(struct kft_run *run);
 unsigned long kft_run_counter(enum kft_counter c);
-int kft_cmp_addr(const void *a, const void *b);
 int kft_resolve_name(void *priv, const char *name, unsigned long *addr);
 const char *kft_name_of(void *priv, unsigned long addr, char *buf,
 			size_t size);

@@ -168,7 +168,7 @@ unsigned long kft_run_counter(enum kft_counter c)
 	return sum;
 }
 
-int kft_cmp_addr(const void *a, const void *b)
+static int kft_cmp_addr(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a;
 	unsigned long y = *(const unsigned long *)b;
@@ -178,33 +178,48 @@ int kft_cmp_addr(const void *a, const void *b)
 
 static void kft_run_free(struct kft_run *run);
 
+/*
+ * What a run needs besides its memory, wherever that comes from (kmalloc()
+ * here, static for boot runs): its funclist sorted into funcs (room for
+ * cfg.nfuncs), its filters in clock units, its stack watch.
+ */
+void kft_run_init(struct kft_run *run, unsigned long *funcs)
+{
+	unsigned int i;
+
+	refcount_set(&run->ref, 1);
+	if (run->cfg.nfuncs) {
+		for (i = 0; i < run->cfg.nfuncs; i++)
+			funcs[i] = run->cfg.funcs[i].addr;
+		sort(funcs, run->cfg.nfuncs, sizeof(*funcs), kft_cmp_addr,
+		     NULL);
+		run->funcs = funcs;
+	}
+	kft_run_set_limits(run);
+	run->watch_threshold = run->cfg.watch_bytes;
+	run->lowest_stack = ULONG_MAX;
+}
+
 /* Takes over cfg's contents (cfg is left empty), even on failure. */
 struct kft_run *kft_run_create(struct kft_config *cfg)
 {
+	unsigned long *funcs = NULL;
 	struct kft_run *run;
-	unsigned int i;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	if (!run) {
 		kft_config_free(cfg);
 		return NULL;
 	}
-	refcount_set(&run->ref, 1);
 	run->cfg = *cfg;
 	kft_config_init(cfg);
 	if (run->cfg.nfuncs) {
-		run->funcs = kmalloc_array(run->cfg.nfuncs,
-					   sizeof(*run->funcs), GFP_KERNEL);
-		if (!run->funcs)
+		funcs = kmalloc_array(run->cfg.nfuncs, sizeof(*funcs),
+				      GFP_KERNEL);
+		if (!funcs)
 			goto fail;
-		for (i = 0; i < run->cfg.nfuncs; i++)
-			run->funcs[i] = run->cfg.funcs[i].addr;
-		sort(run->funcs, run->cfg.nfuncs, sizeof(*run->funcs),
-		     kft_cmp_addr, NULL);
 	}
-	kft_run_set_limits(run);
-	run->watch_threshold = run->cfg.watch_bytes;
-	run->lowest_stack = ULONG_MAX;
+	kft_run_init(run, funcs);
 	run->capacity = run->cfg.logentries;
 	run->log = vzalloc(array_size(run->capacity, sizeof(*run->log)));
 	if (!run->log)

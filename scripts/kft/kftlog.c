@@ -30,12 +30,15 @@ static void grow_slots(struct kft_names *nt)
 		fprintf(stderr, "out of memory\n");
 		exit(1);
 	}
-	for (i = 0; i < nt->n; i++) {
-		uint32_t h = nt->hash[i] & (n - 1);
+	for (i = 0; i < nt->nslots; i++) {	/* a slot keeps its hash */
+		uint32_t h;
 
+		if (!nt->slots[i])
+			continue;
+		h = (uint32_t)(nt->slots[i] >> 32) & (n - 1);
 		while (slots[h])
 			h = (h + 1) & (n - 1);
-		slots[h] = (uint64_t)nt->hash[i] << 32 | (i + 1);
+		slots[h] = nt->slots[i];
 	}
 	free(nt->slots);
 	nt->slots = slots;
@@ -71,7 +74,6 @@ uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len)
 		nt->cap = nt->cap ? nt->cap * 2 : 1024;
 		nt->name = grow(nt->name, nt->cap * sizeof(*nt->name));
 		nt->len = grow(nt->len, nt->cap * sizeof(*nt->len));
-		nt->hash = grow(nt->hash, nt->cap * sizeof(*nt->hash));
 	}
 	nt->name[nt->n] = strndup(s, len);
 	if (!nt->name[nt->n]) {
@@ -79,7 +81,6 @@ uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len)
 		exit(1);
 	}
 	nt->len[nt->n] = len;
-	nt->hash[nt->n] = want;
 	nt->slots[h] = (uint64_t)want << 32 | ++nt->n;
 	return nt->n - 1;
 }
@@ -92,7 +93,6 @@ void kft_names_free(struct kft_names *nt)
 		free(nt->name[i]);
 	free(nt->name);
 	free(nt->len);
-	free(nt->hash);
 	free(nt->slots);
 	memset(nt, 0, sizeof(*nt));
 }

@@ -29,7 +29,6 @@ struct kft_call {
 struct kft_names {
 	char **name;
 	uint32_t *len;		/* of each name */
-	uint32_t *hash;		/* of each name */
 	uint32_t n, cap;
 	uint64_t *slots;	/* open addressing: hash << 32 | id + 1 */
 	uint32_t nslots;

@@ -47,7 +47,7 @@ tools-asan: $(addprefix $(BUILD)/asan/,$(HOST_TOOLS))
 
 $(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) scripts/kft/symtab.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) -lelf
+	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) -lelf -pthread
 $(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
@@ -59,7 +59,7 @@ $(BUILD)/asan/kd: $(KD_SRC) $(KD_HDR)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ $(KD_SRC) -lelf -lm
 $(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) scripts/kft/symtab.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) -lelf
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) -lelf -pthread
 $(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf

@@ -14,10 +14,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kft/symtab.h"
 
@@ -33,6 +35,7 @@ static void usage(FILE *f)
 		"  -e, --elf FILE       vmlinux (ELF symbol table)\n"
 		"  -o, --output FILE    write here instead of standard output\n"
 		"      --offset OFF     KASLR offset to subtract (default: from the log)\n"
+		"  -j, --jobs N         translate with N threads (default: one per CPU, up to 8)\n"
 		"  -h, --help           this help\n"
 		"  -V, --version        version\n"
 		"LOG defaults to standard input.\n");
@@ -41,23 +44,48 @@ static void usage(FILE *f)
 /*
  * Recent lookups: a log names the same functions and call sites over and
  * over, and a direct-mapped cache in front of the symbol search answers
- * most of them without touching the 150,000-symbol table.
+ * most of them without touching the 150,000-symbol table.  Each worker
+ * has its own.
  */
 #define CACHE_BITS	14
 
 struct cached {
 	uint64_t addr;		/* 0: empty */
 	const struct kft_sym *s;
-	uint64_t off;
+};
+
+struct lookup_cache {
+	struct cached e[1 << CACHE_BITS];
 };
 
 struct a2s {
-	struct cached cache[1 << CACHE_BITS];
-	struct kft_symtab st;
+	struct kft_symtab st;	/* read-only once data lines start */
 	bool offset_given;
-	unsigned long lineno;
+	unsigned int jobs;
+	unsigned long lineno;	/* lines written so far */
 	unsigned long warnings;
 	const char *path;
+};
+
+/*
+ * Data lines are translated a chunk of whole lines at a time: the main
+ * thread reads chunks and writes their results in order, workers translate
+ * them in between.  A malformed line is reported by its line number when
+ * its chunk is written, so warnings and output keep the log's order.
+ */
+#define CHUNK_BYTES	(1 << 20)
+#define LINE_MAX_OUT	1024
+
+struct chunk {
+	char *in;
+	size_t in_len, in_cap;
+	char *out;
+	size_t out_len, out_cap;
+	unsigned long lines;
+	unsigned long *bad;	/* malformed lines, counted from 1 in the chunk */
+	size_t nbad, bad_cap;
+	bool oom;
+	bool done;		/* translated; under pool.lock */
 };
 
 /*
@@ -65,7 +93,7 @@ struct a2s {
  * addr2sym's time on logs of millions of lines.
  */
 struct line_buf {
-	char s[1024];
+	char *s;		/* LINE_MAX_OUT bytes */
 	size_t n;
 };
 
@@ -73,8 +101,8 @@ static void put(struct line_buf *b, const char *s, size_t n)
 {
 	char *d = b->s + b->n;
 
-	if (n > sizeof(b->s) - 1 - b->n)
-		n = sizeof(b->s) - 1 - b->n;
+	if (n > LINE_MAX_OUT - 1 - b->n)
+		n = LINE_MAX_OUT - 1 - b->n;
 	b->n += n;
 	if (n > 32) {
 		memcpy(d, s, n);
@@ -86,8 +114,8 @@ static void put(struct line_buf *b, const char *s, size_t n)
 
 static void pad(struct line_buf *b, size_t n)
 {
-	if (n > sizeof(b->s) - 1 - b->n)
-		n = sizeof(b->s) - 1 - b->n;
+	if (n > LINE_MAX_OUT - 1 - b->n)
+		n = LINE_MAX_OUT - 1 - b->n;
 	memset(b->s + b->n, ' ', n);
 	b->n += n;
 }
@@ -135,19 +163,22 @@ static bool parse_addr(const char *tok, size_t n, uint64_t *addr)
 	return true;
 }
 
-static const struct kft_sym *lookup(struct a2s *a, uint64_t addr,
+static const struct kft_sym *lookup(const struct a2s *a,
+				    struct lookup_cache *lc, uint64_t addr,
 				    uint64_t *off)
 {
 	struct cached *c;
 
 	if (!addr)
 		return kft_symtab_find(&a->st, addr, off);
-	c = &a->cache[(addr * 0x9e3779b97f4a7c15ULL) >> (64 - CACHE_BITS)];
+	c = &lc->e[(addr * 0x9e3779b97f4a7c15ULL) >> (64 - CACHE_BITS)];
 	if (c->addr != addr) {
 		c->addr = addr;
-		c->s = kft_symtab_find(&a->st, addr, &c->off);
+		c->s = kft_symtab_find(&a->st, addr, off);
+		return c->s;
 	}
-	*off = c->off;
+	if (c->s)
+		*off = addr - a->st.bias - c->s->addr;
 	return c->s;
 }
 
@@ -161,15 +192,16 @@ static unsigned int hex_digits(uint64_t v)
 }
 
 /* The name of the address in tok (or tok itself), padded to width. */
-static void put_symbol(struct a2s *a, struct line_buf *b, const char *tok,
-		       size_t n, size_t width, bool left)
+static void put_symbol(const struct a2s *a, struct lookup_cache *lc,
+		       struct line_buf *b, const char *tok, size_t n,
+		       size_t width, bool left)
 {
 	const struct kft_sym *s = NULL;
 	uint64_t addr, off = 0;
 	size_t len;
 
 	if (parse_addr(tok, n, &addr))
-		s = lookup(a, addr, &off);
+		s = lookup(a, lc, addr, &off);
 	if (!s) {
 		len = n;
 	} else {
@@ -204,33 +236,34 @@ static bool is_addr(const char *tok, size_t n)
 	return n > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X');
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\0';
+}
+
 /*
- * A data line: entry delta pid function caller [cpu].  The two addresses
- * become names; the other columns keep their text.
+ * A data line (p up to end, without its newline): entry delta pid function
+ * caller [cpu].  The two addresses become names; the other columns keep
+ * their text.  False if the line has no pair of addresses.
  */
-static void data_line(struct a2s *a, char *line, FILE *out)
+static bool data_line(const struct a2s *a, struct lookup_cache *lc,
+		      const char *p, const char *end, struct line_buf *b)
 {
 	static const size_t lead[] = { 12, 12, 6 };
 	const char *tok[16];
 	size_t len[16];
-	struct line_buf b;
 	int n = 0, first = -1, i;
-	char *p = line;
 
 	while (n < 16) {
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		while (p < end && is_space(*p))
 			p++;
-		if (!*p)
+		if (p == end)
 			break;
 		tok[n] = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+		while (p < end && !is_space(*p))
 			p++;
 		len[n] = p - tok[n];
 		n++;
-	}
-	if (n == 0) {
-		fputc('\n', out);
-		return;
 	}
 	for (i = 0; i < n - 1; i++) {
 		if (is_addr(tok[i], len[i]) && is_addr(tok[i + 1], len[i + 1])) {
@@ -238,31 +271,81 @@ static void data_line(struct a2s *a, char *line, FILE *out)
 			break;
 		}
 	}
-	b.n = 0;
 	if (first < 0) {
-		fprintf(stderr, "addr2sym: %s:%lu: no function and caller addresses; line kept\n",
-			a->path, a->lineno);
-		a->warnings++;
 		for (i = 0; i < n; i++) {
 			if (i)
-				put(&b, " ", 1);
-			put(&b, tok[i], len[i]);
+				put(b, " ", 1);
+			put(b, tok[i], len[i]);
 		}
-	} else {
-		for (i = 0; i < first; i++) {
-			put_right(&b, tok[i], len[i], i < 3 ? lead[i] : 6);
-			put(&b, " ", 1);
-		}
-		put_symbol(a, &b, tok[first], len[first], 32, false);
-		put(&b, " ", 1);
-		put_symbol(a, &b, tok[first + 1], len[first + 1], 40, true);
-		for (i = first + 2; i < n; i++) {
-			put(&b, " ", 1);
-			put_right(&b, tok[i], len[i], 4);
-		}
+		return n == 0;
 	}
-	b.s[b.n++] = '\n';
-	fwrite(b.s, 1, b.n, out);
+	for (i = 0; i < first; i++) {
+		put_right(b, tok[i], len[i], i < 3 ? lead[i] : 6);
+		put(b, " ", 1);
+	}
+	put_symbol(a, lc, b, tok[first], len[first], 32, false);
+	put(b, " ", 1);
+	put_symbol(a, lc, b, tok[first + 1], len[first + 1], 40, true);
+	for (i = first + 2; i < n; i++) {
+		put(b, " ", 1);
+		put_right(b, tok[i], len[i], 4);
+	}
+	return true;
+}
+
+static bool grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void **p = pp;
+	size_t ncap = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return true;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*p, ncap * size);
+	if (!n)
+		return false;
+	*p = n;
+	*cap = ncap;
+	return true;
+}
+
+/* Translate every line of a chunk into c->out. */
+static void translate_chunk(const struct a2s *a, struct lookup_cache *lc,
+			    struct chunk *c)
+{
+	const char *p = c->in, *end = c->in + c->in_len;
+
+	c->out_len = 0;
+	c->lines = 0;
+	c->nbad = 0;
+	c->oom = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		struct line_buf b;
+
+		if (!nl)
+			nl = end;
+		c->lines++;
+		if (!grow(&c->out, &c->out_cap, c->out_len + LINE_MAX_OUT, 1)) {
+			c->oom = true;
+			return;
+		}
+		b.s = c->out + c->out_len;
+		b.n = 0;
+		if (!data_line(a, lc, p, nl, &b)) {
+			if (!grow(&c->bad, &c->bad_cap, c->nbad + 1,
+				  sizeof(*c->bad))) {
+				c->oom = true;
+				return;
+			}
+			c->bad[c->nbad++] = c->lines;
+		}
+		b.s[b.n++] = '\n';
+		c->out_len += b.n;
+		p = nl + 1;
+	}
 }
 
 /* Our own column header gets widths that fit names; others pass through. */
@@ -280,28 +363,213 @@ static void column_header(const char *titles, const char *dashes, FILE *out)
 	fputs(dashes, out);
 }
 
+/* Reads chunks of whole lines; a line cut by a read waits in carry. */
+struct reader {
+	FILE *in;
+	char *carry;
+	size_t carry_len, carry_cap;
+	bool eof;
+};
+
+/* False only when out of memory; an empty chunk at the end of the log. */
+static bool fill_chunk(struct reader *r, struct chunk *c)
+{
+	if (!grow(&c->in, &c->in_cap, r->carry_len + CHUNK_BYTES, 1))
+		return false;
+	if (r->carry_len)
+		memcpy(c->in, r->carry, r->carry_len);
+	c->in_len = r->carry_len;
+	r->carry_len = 0;
+	for (;;) {
+		size_t got = fread(c->in + c->in_len, 1, c->in_cap - c->in_len,
+				   r->in);
+		size_t i = c->in_len + got;
+
+		c->in_len += got;
+		if (!got) {
+			r->eof = true;
+			return true;
+		}
+		while (i > 0 && c->in[i - 1] != '\n')
+			i--;
+		if (i > 0) {
+			size_t tail = c->in_len - i;
+
+			if (!grow(&r->carry, &r->carry_cap, tail, 1))
+				return false;
+			if (tail)
+				memcpy(r->carry, c->in + i, tail);
+			r->carry_len = tail;
+			c->in_len = i;
+			return true;
+		}
+		/* One line longer than the chunk: read on. */
+		if (!grow(&c->in, &c->in_cap, c->in_cap * 2, 1))
+			return false;
+	}
+}
+
+struct pool {
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	struct chunk *slot;
+	unsigned int nslots;
+	unsigned long filled, taken;	/* chunks handed out, taken */
+	bool quit;
+	const struct a2s *a;
+};
+
+struct worker {
+	pthread_t thread;
+	struct pool *pool;
+	struct lookup_cache cache;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->pool;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		struct chunk *c;
+
+		while (!p->quit && p->taken == p->filled)
+			pthread_cond_wait(&p->work, &p->lock);
+		if (p->taken == p->filled)
+			break;
+		c = &p->slot[p->taken++ % p->nslots];
+		pthread_mutex_unlock(&p->lock);
+		translate_chunk(p->a, &w->cache, c);
+		pthread_mutex_lock(&p->lock);
+		c->done = true;
+		pthread_cond_broadcast(&p->done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* A translated chunk to out, its warnings to stderr; false on no memory. */
+static bool write_chunk(struct a2s *a, const struct chunk *c, FILE *out)
+{
+	size_t i;
+
+	if (c->oom)
+		return false;
+	fwrite(c->out, 1, c->out_len, out);
+	for (i = 0; i < c->nbad; i++)
+		fprintf(stderr, "addr2sym: %s:%lu: no function and caller addresses; line kept\n",
+			a->path, a->lineno + c->bad[i]);
+	a->warnings += c->nbad;
+	a->lineno += c->lines;
+	return true;
+}
+
+/*
+ * The data lines: with one job, read, translate and write each chunk in
+ * turn; with more, workers translate up to two chunks each while this
+ * thread reads ahead and writes finished chunks in order.
+ */
+static int translate_data(struct a2s *a, FILE *in, FILE *out)
+{
+	unsigned int jobs = a->jobs, started = 0, i;
+	struct pool p = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.work = PTHREAD_COND_INITIALIZER,
+		.done = PTHREAD_COND_INITIALIZER,
+		.nslots = jobs > 1 ? 2 * jobs : 1,
+		.a = a,
+	};
+	struct reader r = { .in = in };
+	unsigned long fill = 0, written = 0;
+	struct worker *w = calloc(jobs, sizeof(*w));
+	bool ok = true;
+
+	p.slot = calloc(p.nslots, sizeof(*p.slot));
+	if (!w || !p.slot)
+		ok = false;
+	for (i = 0; ok && jobs > 1 && i < jobs; i++) {
+		w[i].pool = &p;
+		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]))
+			break;
+		started++;
+	}
+	if (ok && jobs > 1 && !started)
+		jobs = 1;	/* no threads: translate here */
+	while (ok) {
+		struct chunk *c;
+
+		if (!r.eof && fill - written < p.nslots) {
+			c = &p.slot[fill % p.nslots];
+			if (!fill_chunk(&r, c)) {
+				ok = false;
+				break;
+			}
+			if (!c->in_len)
+				continue;
+			if (jobs == 1) {
+				translate_chunk(a, &w[0].cache, c);
+				c->done = true;
+			} else {
+				pthread_mutex_lock(&p.lock);
+				c->done = false;
+				p.filled = fill + 1;
+				pthread_cond_signal(&p.work);
+				pthread_mutex_unlock(&p.lock);
+			}
+			fill++;
+			continue;
+		}
+		if (written == fill)
+			break;
+		c = &p.slot[written % p.nslots];
+		pthread_mutex_lock(&p.lock);
+		while (!c->done)
+			pthread_cond_wait(&p.done, &p.lock);
+		pthread_mutex_unlock(&p.lock);
+		ok = write_chunk(a, c, out);
+		written++;
+	}
+	pthread_mutex_lock(&p.lock);
+	p.quit = true;
+	pthread_cond_broadcast(&p.work);
+	pthread_mutex_unlock(&p.lock);
+	for (i = 0; i < started; i++)
+		pthread_join(w[i].thread, NULL);
+	for (i = 0; p.slot && i < p.nslots; i++) {
+		free(p.slot[i].in);
+		free(p.slot[i].out);
+		free(p.slot[i].bad);
+	}
+	free(p.slot);
+	free(r.carry);
+	free(w);
+	if (!ok) {
+		fprintf(stderr, "addr2sym: out of memory\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* The header up to and with the column titles; then the data lines. */
 static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 {
 	const struct kft_sym *text = kft_symtab_named(&a->st, "_text");
 	char *line = NULL, *held = NULL;
 	bool header = true;
 	size_t cap = 0;
-	ssize_t len;
+	int ret = 0;
 
 	if (a->offset_given)
 		a->st.bias = offset;
-	while ((len = getline(&line, &cap, in)) > 0) {
+	while (header && getline(&line, &cap, in) > 0) {
 		unsigned long long base;
 
 		a->lineno++;
-		if (!header) {
-			data_line(a, line, out);
-			continue;
-		}
 		if (!strncmp(line, "--------", 8)) {
 			column_header(held ? held : "", line, out);
 			header = false;
-			continue;
+			break;
 		}
 		if (sscanf(line, "Kernel text base 0x%llx", &base) == 1 &&
 		    !a->offset_given && text)
@@ -312,6 +580,7 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 		held = strdup(line);
 		if (!held) {
 			fprintf(stderr, "addr2sym: out of memory\n");
+			free(line);
 			return 1;
 		}
 	}
@@ -319,9 +588,19 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 		fputs(held, out);
 	free(held);
 	free(line);
+	if (!header)
+		ret = translate_data(a, in, out);
 	if (a->lineno == 0)
 		fprintf(stderr, "addr2sym: %s: empty log\n", a->path);
-	return ferror(in) ? 1 : 0;
+	return ferror(in) ? 1 : ret;
+}
+
+/* One job per CPU, within reason. */
+static unsigned int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 8 ? 8 : (unsigned int)n;
 }
 
 int main(int argc, char **argv)
@@ -331,6 +610,7 @@ int main(int argc, char **argv)
 		{ "elf", required_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "offset", required_argument, NULL, 'O' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -342,7 +622,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "m:e:o:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:e:o:j:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;
@@ -358,11 +638,24 @@ int main(int argc, char **argv)
 			a.offset_given = true;
 			break;
 		}
+		case 'j': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+
+			if (*end || n < 1 || n > 64) {
+				fprintf(stderr, "addr2sym: bad --jobs '%s' (1 to 64)\n", optarg);
+				return 2;
+			}
+			a.jobs = n;
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("addr2sym (KFT) %s\n", KFT_VERSION); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
+	if (!a.jobs)
+		a.jobs = default_jobs();
 	if (!map == !elf || argc - optind > 1) {
 		usage(stderr);
 		return 2;

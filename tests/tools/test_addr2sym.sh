@@ -68,6 +68,41 @@ ok $? "no symbols given: usage error"
 : | "$A2S" -m $fx/System.map > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 0 ] && [ ! -s "$tmp/out" ] && grep -q 'empty log' "$tmp/err"
 ok $? "empty input: a warning, nothing written"
+# A log of many chunks, translated by one and by three threads: the same
+# output in the same order, warnings with the log's line numbers, a line
+# longer than a chunk and a last line without its newline.
+repeat() {	# repeat N FIRST LAST FILE: lines FIRST..LAST of FILE, N times
+	awk -v n="$1" -v a="$2" -v b="$3" 'NR >= a && NR <= b { l[k++] = $0 }
+		END { for (i = 0; i < n; i++) for (j = 0; j < k; j++) print l[j] }' "$4"
+}
+{
+	head -n 18 $fx/raw.log
+	repeat 40000 19 21 $fx/raw.log
+	echo "garbage in the middle"
+	head -c 1200000 /dev/zero | tr '\0' 'x'; echo
+	repeat 20000 19 21 $fx/raw.log
+	sed -n '19p' $fx/raw.log | tr -d '\n'
+} > "$tmp/big.log"
+{
+	head -n 18 $fx/resolved.expected
+	repeat 40000 19 21 $fx/resolved.expected
+	echo "garbage in the middle"
+	head -c 1023 /dev/zero | tr '\0' 'x'; echo
+	repeat 20000 19 21 $fx/resolved.expected
+	sed -n '19p' $fx/resolved.expected
+} > "$tmp/big.expected"
+for j in 1 3; do
+	"$A2S" -j $j -m $fx/System.map "$tmp/big.log" > "$tmp/big.out" 2> "$tmp/big.err"
+	cmp "$tmp/big.out" "$tmp/big.expected"
+	ok $? "-j $j: a log of many chunks comes out whole and in order"
+	printf 'addr2sym: %s:%s: no function and caller addresses; line kept\n' \
+		"$tmp/big.log" 120019 "$tmp/big.log" 120020 | diff -u - "$tmp/big.err"
+	ok $? "-j $j: warnings carry the log's line numbers, in order"
+done
+"$A2S" -j 0 -m $fx/System.map $fx/raw.log > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q "bad --jobs '0'" "$tmp/err"
+ok $? "--jobs 0: usage error"
+
 "$A2S" --help | grep -q '^usage: addr2sym'
 ok $? "--help"
 "$A2S" --version | grep -q 'addr2sym (KFT)'

@@ -123,7 +123,7 @@ patch:
 
 # --- tests ------------------------------------------------------------------
 
-UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(BUILD)/fuzz_config $(BUILD)/asan/mkkftrun
+UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(BUILD)/fuzz_config $(BUILD)/asan/mkkftrun $(BUILD)/genlog
 
 check-unit: tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh unit

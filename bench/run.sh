@@ -61,6 +61,7 @@ tool() {
 tool addr2sym "$out/big.sym" "$BUILD/addr2sym" -m "$out/big.map" "$out/big.log"
 tool kd-summary /dev/null "$BUILD/kd" "$out/big.sym"
 tool kd-tree /dev/null "$BUILD/kd" -c "$out/big.sym"
+tool kd-tree-r /dev/null "$BUILD/kd" -c -r "$out/big.sym"
 rm -f "$out/big.log" "$out/big.sym"
 
 awk -v runs="$RUNS" -v cc="$cc" -f bench/report.awk "$out/raw.txt" > "$out/results.md"

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kft/calltree.h"
 #include "kft/export.h"
@@ -65,18 +66,15 @@ struct kd {
 	double from, to;
 	const char *subtree;
 	int64_t subtree_fn;	/* name id, -1 if not in the log (yet) */
+	/* -c -i: the trees open in the listing, outermost first */
+	int32_t *splice;
+	int32_t depth, splice_cap;
+	/* -r: calls waiting to be printed, in entry order (with -i) */
+	bool stream, header_done;
+	double last_flush;	/* CLOCK_MONOTONIC seconds */
+	int32_t *queue, *scratch;
+	uint32_t qhead, qlen, qcap, scratch_cap;
 };
-
-/* Is node i, or one of its callers, the function named by --subtree? */
-static bool in_subtree(const struct kd *kd, const struct kft_tree *t, int32_t i)
-{
-	if (!kd->subtree)
-		return true;
-	for (; i >= 0; i = t->nodes[i].parent)
-		if (t->nodes[i].c.fn == kd->subtree_fn)
-			return true;
-	return false;
-}
 
 static bool wanted(const struct kd *kd, const struct kft_call *c)
 {
@@ -173,6 +171,8 @@ static void add_callee(struct kd *kd, uint32_t caller, uint32_t fn, double time)
 	f->callees[f->ncallees++] = (struct callee){ fn, 1, time };
 }
 
+static void stream_close(struct kd *kd, struct kft_tree *t, int32_t i);
+
 /* A call is complete: account it to its function and its caller's. */
 static void on_close(void *priv, struct kft_tree *t, int32_t i)
 {
@@ -181,7 +181,11 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 	struct fstat *f;
 	double wall, local;
 
-	if (!in_subtree(kd, t, i))
+	if (kd->stream) {
+		stream_close(kd, t, i);
+		return;
+	}
+	if (n->hidden)
 		return;
 	f = fstat_of(kd, n->c.fn);
 	if (n->c.delta < 0) {
@@ -493,19 +497,81 @@ static void splice_marker(int depth, const char *what)
 	printf("----------- %c%c%c%c %s\n", m, m, m, m, what);
 }
 
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p && n) {
+		fprintf(stderr, "kd: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void print_header(struct kd *kd)
+{
+	if (!kd->header_done)
+		tree_header(kd);
+	kd->header_done = true;
+}
+
+static void stream_release(struct kd *kd, struct kft_tree *t, int32_t i);
+
+/*
+ * -i lists all calls in entry order; a tree that starts while another is
+ * open is spliced in between start/end markers, indented with its own
+ * marker character.  Call i comes next: close the splices it is past,
+ * open one if it starts a tree, then list it.
+ */
+static void splice_line(struct kd *kd, struct kft_tree *t, int32_t i)
+{
+	const struct kft_node *n = &t->nodes[i];
+
+	while (kd->depth > 0 && kd->splice[kd->depth - 1] != n->tree) {
+		int32_t root = kd->splice[kd->depth - 1];
+		const struct kft_node *r = &t->nodes[root];
+		bool open = r->c.delta == KFT_DELTA_OPEN ||
+			    n->c.entry < r->c.entry + r->c.delta;
+		bool below = false;
+
+		for (int32_t k = 0; k < kd->depth - 1; k++)
+			below |= kd->splice[k] == n->tree;
+		if (open && !below)
+			break;	/* n's tree starts inside this one */
+		if (kd->depth > 1)
+			splice_marker(kd->depth - 1, "end ----------------");
+		kd->depth--;
+		if (kd->stream)
+			stream_release(kd, t, root);
+	}
+	if (!kd->depth || kd->splice[kd->depth - 1] != n->tree) {
+		if (kd->depth)
+			splice_marker(kd->depth, "start --------------");
+		if (kd->depth == kd->splice_cap) {
+			kd->splice_cap = kd->splice_cap ? 2 * kd->splice_cap : 16;
+			kd->splice = xrealloc(kd->splice, kd->splice_cap *
+					      sizeof(*kd->splice));
+		}
+		kd->splice[kd->depth++] = n->tree;
+	}
+	tree_line(kd, t, n, markers[(kd->depth - 1) % (sizeof(markers) - 1)]);
+}
+
+static void splice_end(struct kd *kd)
+{
+	while (kd->depth > 1)
+		splice_marker(--kd->depth, "end ----------------");
+	kd->depth = 0;
+}
+
 /*
  * Without -i, each tree (a task's calls with no caller in the log, or an
- * interrupt's) is listed whole, in the order the trees start.  With -i, all
- * calls are listed in entry order, and a tree that starts while another is
- * open is spliced in between start/end markers, indented with its own
- * marker character.
+ * interrupt's) is listed whole, in the order the trees start.
  */
 static void call_trees(struct kd *kd, struct kft_tree *t)
 {
-	int32_t *stack = xcalloc(t->n + 1, sizeof(*stack)), depth = 0;
 	uint32_t i;
 
-	tree_header(kd);
+	print_header(kd);
 	if (!kd->interlace) {
 		int32_t *order = xcalloc(t->n + 1, sizeof(*order));
 
@@ -517,38 +583,162 @@ static void call_trees(struct kd *kd, struct kft_tree *t)
 			if (!t->nodes[order[i]].hidden)
 				tree_line(kd, t, &t->nodes[order[i]], markers[0]);
 		free(order);
-		free(stack);
 		return;
 	}
-	for (i = 0; i < t->n; i++) {
-		const struct kft_node *n = &t->nodes[i];
+	for (i = 0; i < t->n; i++)
+		if (!t->nodes[i].hidden)
+			splice_line(kd, t, i);
+	splice_end(kd);
+}
 
-		if (n->hidden)
-			continue;
-		while (depth > 0 && stack[depth - 1] != n->tree) {
-			const struct kft_node *r = &t->nodes[stack[depth - 1]];
-			bool open = r->c.delta == KFT_DELTA_OPEN ||
-				    n->c.entry < r->c.entry + r->c.delta;
-			bool below = false;
+/*
+ * -r: call trees printed while the log is read, and their calls' memory
+ * reused.  Without -i, a tree is printed when its first call closes (its
+ * calls are linked from its root); with -i, a call is printed when it and
+ * every call before it are final (closed, or without a duration).  A call
+ * is given back once printed and closed; a tree's root (which splice_line()
+ * reads) also not before its tree's calls are printed and its splice ended.
+ */
+#define STREAM_PRINTED	1
+#define STREAM_RELEASED	2
 
-			for (int32_t k = 0; k < depth - 1; k++)
-				below |= stack[k] == n->tree;
-			if (open && !below)
-				break;	/* n's tree starts inside this one */
-			if (depth > 1)
-				splice_marker(depth - 1, "end ----------------");
-			depth--;
-		}
-		if (!depth || stack[depth - 1] != n->tree) {
-			if (depth)
-				splice_marker(depth, "start --------------");
-			stack[depth++] = n->tree;
-		}
-		tree_line(kd, t, n, markers[(depth - 1) % (sizeof(markers) - 1)]);
+static void stream_release(struct kd *kd, struct kft_tree *t, int32_t i)
+{
+	struct kft_node *n = &t->nodes[i];
+
+	if (!n->closed || !(n->mark & STREAM_PRINTED) ||
+	    (n->mark & STREAM_RELEASED))
+		return;
+	if (kd->interlace && n->tree == i && n->next > 0)
+		return;		/* calls of its tree wait to be printed */
+	for (int32_t k = 0; k < kd->depth; k++)
+		if (kd->splice[k] == i)
+			return;
+	n->mark |= STREAM_RELEASED;
+	kft_tree_release(t, i);
+}
+
+/*
+ * What is printed should reach a pipe soon, without a write per line:
+ * at most ten writes a second, the first at once.
+ */
+static void stream_output(struct kd *kd)
+{
+	struct timespec ts;
+	double now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec + ts.tv_nsec * 1e-9;
+	if (now - kd->last_flush >= 0.1) {
+		fflush(stdout);
+		kd->last_flush = now;
 	}
-	while (depth > 1)
-		splice_marker(--depth, "end ----------------");
-	free(stack);
+}
+
+/* Print the queue's calls that are final, in order. */
+static void stream_flush(struct kd *kd, struct kft_tree *t)
+{
+	bool printed = false;
+
+	while (kd->qlen) {
+		int32_t i = kd->queue[kd->qhead];
+		struct kft_node *n = &t->nodes[i];
+
+		if (!n->closed && n->c.delta >= 0)
+			break;	/* its local time is not known yet */
+		print_header(kd);
+		splice_line(kd, t, i);
+		n->mark |= STREAM_PRINTED;
+		kd->qhead = (kd->qhead + 1) % kd->qcap;
+		kd->qlen--;
+		if (!--t->nodes[n->tree].next)
+			stream_release(kd, t, n->tree);
+		stream_release(kd, t, i);
+		printed = true;
+	}
+	if (printed)
+		stream_output(kd);
+}
+
+static void stream_add(struct kd *kd, struct kft_tree *t, int32_t i)
+{
+	struct kft_node *n = &t->nodes[i];
+
+	/*
+	 * With -i, root->next counts its tree's calls in the queue: the root
+	 * is kept while they wait, for splice_line() to look at.
+	 */
+	if (kd->interlace && n->tree == i)
+		n->next = 0;
+	if (n->hidden) {
+		n->mark = STREAM_PRINTED;	/* nothing to print */
+		return;
+	}
+	if (!kd->interlace) {
+		if (n->tree != i) {	/* root->next: its tree's newest call */
+			n->next = t->nodes[n->tree].next;
+			t->nodes[n->tree].next = i;
+		}
+		return;
+	}
+	t->nodes[n->tree].next++;
+	if (kd->qlen == kd->qcap) {	/* grow the ring, oldest first */
+		uint32_t cap = kd->qcap ? 2 * kd->qcap : 1024, k;
+		int32_t *q = xcalloc(cap, sizeof(*q));
+
+		for (k = 0; k < kd->qlen; k++)
+			q[k] = kd->queue[(kd->qhead + k) % kd->qcap];
+		free(kd->queue);
+		kd->queue = q;
+		kd->qcap = cap;
+		kd->qhead = 0;
+	}
+	kd->queue[(kd->qhead + kd->qlen++) % kd->qcap] = i;
+}
+
+static void stream_close(struct kd *kd, struct kft_tree *t, int32_t i)
+{
+	struct kft_node *root = &t->nodes[i];
+	uint32_t n = 0, k;
+	int32_t j;
+
+	if (kd->interlace || root->tree != i) {
+		stream_release(kd, t, i);
+		return;
+	}
+	/* A tree is complete when its root closes: its calls, oldest first. */
+	for (j = root->next; j >= 0; j = t->nodes[j].next) {
+		if (n == kd->scratch_cap) {
+			kd->scratch_cap = kd->scratch_cap ? 2 * kd->scratch_cap : 1024;
+			kd->scratch = xrealloc(kd->scratch, kd->scratch_cap *
+					       sizeof(*kd->scratch));
+		}
+		kd->scratch[n++] = j;
+	}
+	print_header(kd);
+	if (!root->hidden)
+		tree_line(kd, t, root, markers[0]);
+	root->mark |= STREAM_PRINTED;
+	for (k = n; k-- > 0;) {
+		tree_line(kd, t, &t->nodes[kd->scratch[k]], markers[0]);
+		t->nodes[kd->scratch[k]].mark |= STREAM_PRINTED;
+		stream_release(kd, t, kd->scratch[k]);
+	}
+	stream_release(kd, t, i);
+	stream_output(kd);
+}
+
+/* A call's caller is known: is it in --subtree, and -r's bookkeeping. */
+static void on_add(void *priv, struct kft_tree *t, int32_t i)
+{
+	struct kd *kd = priv;
+	struct kft_node *n = &t->nodes[i];
+
+	if (kd->subtree)
+		n->hidden = n->c.fn != kd->subtree_fn &&
+			    (n->parent < 0 || t->nodes[n->parent].hidden);
+	if (kd->stream)
+		stream_add(kd, t, i);
 }
 
 static void kd_free(struct kd *kd)
@@ -561,6 +751,10 @@ static void kd_free(struct kd *kd)
 	free(kd->fs);
 	kd->fs = NULL;
 	kd->nfs = 0;
+	free(kd->splice);
+	free(kd->queue);
+	free(kd->scratch);
+	kd->splice = kd->queue = kd->scratch = NULL;
 	kft_names_free(&kd->names);
 }
 
@@ -581,8 +775,10 @@ static int analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 		}
 	}
 	kft_tree_init(t, on_close, kd);
+	t->on_add = on_add;
 	/* Summaries need each call only until it closes. */
 	t->recycle = !kd->tree && !kd->output;
+	kd->stream = kd->running && kd->tree && !kd->output;
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
 				   strlen("__switch_to"));
 	kft_log_open(&r, in, path ? path : "<stdin>", st, &kd->names);
@@ -592,15 +788,25 @@ static int analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 	while (kft_log_next(&r, &c)) {
 		if (!wanted(kd, &c))
 			continue;
-		if (c.entry != floor(c.entry) ||
+		/*
+		 * Decimals if a time needs them; printing as we go cannot
+		 * wait to see, and keeps the decimals the log has.
+		 */
+		if (kd->stream ? !kd->header_done && r.decimals :
+		    c.entry != floor(c.entry) ||
 		    (c.delta > 0 && c.delta != floor(c.delta)))
 			kd->fractions = true;
 		kft_tree_add(t, &c);
+		if (kd->stream && kd->interlace)
+			stream_flush(kd, t);
 	}
 	kft_tree_finish(t);
-	for (uint32_t i = 0; i < t->n && !t->recycle; i++)
-		t->nodes[i].hidden = !in_subtree(kd, t, i);
 	data = r.in_data;
+	if (kd->stream && data) {
+		stream_flush(kd, t);
+		splice_end(kd);
+		print_header(kd);
+	}
 	kft_log_close(&r);
 	if (in != stdin)
 		fclose(in);
@@ -755,7 +961,9 @@ static void usage(FILE *f)
 		"Input:\n"
 		"  -m MAP      resolve raw /proc/kft_data with System.map or kallsyms\n"
 		"  -e VMLINUX  resolve raw /proc/kft_data with vmlinux\n"
-		"  -r          (accepted for compatibility; output comes at the end)\n"
+		"  -r          with -c: print trees while reading, each when it is\n"
+		"              complete (with -i: each call as soon as its local time\n"
+		"              is known), and forget them: for pipes and huge logs\n"
 		"  -h, --help  this help;  -V, --version  version\n"
 		"Times are in microseconds.  Durations -1 (exit not seen) and -2 (stack\n"
 		"watch) count as calls but add no time.\n");
@@ -889,9 +1097,9 @@ int main(int argc, char **argv)
 		else if (!ret && kd.output == 't')
 			kft_export_timeline(stdout, &t, &kd.names,
 					    optind < argc ? argv[optind] : "KFT log");
-		else if (!ret && kd.tree)
+		else if (!ret && kd.tree && !kd.stream)
 			call_trees(&kd, &t);
-		else if (!ret)
+		else if (!ret && !kd.tree)
 			summary(&kd);
 		kft_tree_free(&t);
 		kd_free(&kd);

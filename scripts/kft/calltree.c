@@ -96,6 +96,16 @@ static double end_of(const struct kft_node *n)
 	return n->c.entry + n->c.delta;
 }
 
+void kft_tree_release(struct kft_tree *t, int32_t i)
+{
+	if (t->nfree == t->free_cap) {
+		t->free_cap = t->free_cap ? t->free_cap * 2 : 256;
+		t->free_nodes = xrealloc(t->free_nodes, t->free_cap *
+					 sizeof(*t->free_nodes));
+	}
+	t->free_nodes[t->nfree++] = i;
+}
+
 static void close_node(struct kft_tree *t, int32_t i)
 {
 	struct kft_node *n = &t->nodes[i];
@@ -104,16 +114,11 @@ static void close_node(struct kft_tree *t, int32_t i)
 		t->nodes[n->parent].sub += n->c.delta;
 	if (n->c.fn == t->switch_fn && n->c.delta > 0)
 		n->offcpu = kft_node_local(n);	/* switched out, all of it */
+	n->closed = true;
 	if (t->on_close)
 		t->on_close(t->priv, t, i);
-	if (t->recycle) {
-		if (t->nfree == t->free_cap) {
-			t->free_cap = t->free_cap ? t->free_cap * 2 : 256;
-			t->free_nodes = xrealloc(t->free_nodes, t->free_cap *
-						 sizeof(*t->free_nodes));
-		}
-		t->free_nodes[t->nfree++] = i;
-	}
+	if (t->recycle)
+		kft_tree_release(t, i);
 }
 
 static void unwind_stack(struct kft_tree *t, struct kft_stack *s, double time)
@@ -203,6 +208,9 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		n->tree = t->nodes[parent].tree;
 		n->depth = t->nodes[parent].depth + 1;
 	}
+	n->next = -1;
+	if (t->on_add)
+		t->on_add(t->priv, t, i);
 	if (c->delta == KFT_DELTA_STACK)
 		close_node(t, i);	/* a marker: no callees */
 	else

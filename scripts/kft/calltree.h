@@ -18,9 +18,12 @@ struct kft_node {
 	int32_t parent;		/* node index, -1 for none */
 	int32_t tree;		/* index of the root of its display tree */
 	uint32_t depth;		/* within its display tree */
+	int32_t next;		/* free for the caller: kd links a tree's calls */
 	double sub;		/* time in direct callees */
 	double offcpu;		/* time other tasks had the CPU */
 	bool hidden;		/* left out of the output by a filter */
+	bool closed;		/* sub and offcpu are final */
+	uint8_t mark;		/* free for the caller */
 };
 
 struct kft_stack {
@@ -42,12 +45,18 @@ struct kft_tree {
 	/*
 	 * Reuse a call's node once it is closed (and on_close has seen it):
 	 * memory then follows the calls open at once, not the log's length.
-	 * For callers that need only on_close, such as summaries.
+	 * For callers that need only on_close, such as summaries.  Callers
+	 * that keep closed calls a while give them back with
+	 * kft_tree_release() instead.
 	 */
 	bool recycle;
 	int32_t *free_nodes;
 	uint32_t nfree, free_cap;
-	/* called once per call, when its last callee is known */
+	/*
+	 * Called once per call: on_add when its caller is known (its callers
+	 * are all still open then), on_close when its last callee is.
+	 */
+	void (*on_add)(void *priv, struct kft_tree *t, int32_t node);
 	void (*on_close)(void *priv, struct kft_tree *t, int32_t node);
 	void *priv;
 };
@@ -56,6 +65,8 @@ void kft_tree_init(struct kft_tree *t,
 		   void (*on_close)(void *, struct kft_tree *, int32_t),
 		   void *priv);
 void kft_tree_add(struct kft_tree *t, const struct kft_call *c);
+/* A closed call's node is no longer needed: reuse it. */
+void kft_tree_release(struct kft_tree *t, int32_t node);
 void kft_tree_finish(struct kft_tree *t);	/* close every open call */
 void kft_tree_free(struct kft_tree *t);
 

@@ -208,6 +208,8 @@ static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 		warn(r, "bad entry time");
 		return false;
 	}
+	if (!r->decimals && strchr(tok[0], '.'))
+		r->decimals = true;
 	if (!parse_us(tok[1], &c->delta) ||
 	    (c->delta < 0 && c->delta != KFT_DELTA_OPEN &&
 	     c->delta != KFT_DELTA_STACK)) {

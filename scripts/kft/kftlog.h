@@ -45,6 +45,7 @@ struct kft_log_reader {
 	unsigned long lineno;
 	unsigned long warnings;
 	bool in_data;			/* past the dashed header line */
+	bool decimals;			/* entry times have decimals */
 	bool quiet;
 	char *buf;
 	size_t cap;

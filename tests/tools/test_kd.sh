@@ -29,6 +29,65 @@ golden top $fx/nested.log -n 3 -t 10
 golden original-summary -n 10 $fx/original.log
 golden original-tree -c -l $fx/original.log
 
+# -r prints trees while reading: each as it completes (the interrupt's when
+# schedule() starts after it, C's when E does, the rest at the end), with
+# the log's decimals; -i -r lists exactly what -i does.
+golden tree-stream -c -r $fx/nested.log
+sed 's/  100.000 /  100.500 /' $fx/nested.log > "$tmp/frac.log"
+"$KD" -c -i "$tmp/frac.log" > "$tmp/i.out" && "$KD" -c -i -r "$tmp/frac.log" > "$tmp/ir.out" &&
+	cmp "$tmp/i.out" "$tmp/ir.out"
+ok $? "kd -c -i -r lists what kd -c -i does"
+"$KD" -c -l -i $fx/original.log > "$tmp/i.out" && "$KD" -c -l -i -r $fx/original.log > "$tmp/ir.out" &&
+	cmp "$tmp/i.out" "$tmp/ir.out"
+ok $? "kd -c -l -i -r on the original's boot log: the same listing"
+"$KD" -c -l $fx/original.log | sort > "$tmp/c.out" &&
+	"$KD" -c -l -r $fx/original.log | sort | cmp -s - "$tmp/c.out"
+ok $? "kd -c -r on the original's boot log: the same lines as -c"
+
+# The same on a generated log (bench/genlog.c: 8 tasks, interrupts, deep
+# trees), where nodes are reused while earlier trees still wait, and with
+# filters that hide the roots of the trees they show.
+${BUILD:-build}/genlog 300000 "$tmp/gen.map" "$tmp/gen.raw" > /dev/null
+addr=$(awk 'NR > 20 { print $4 }' "$tmp/gen.raw" | sort | uniq -c | sort -rn | awk 'NR == 40 { print $2 }')
+fn=$(awk -v a="${addr#0x}" '$1 == a { print $3 }' "$tmp/gen.map")
+for filter in "" "--subtree $fn" "--pid -1" "--pid 103"; do
+	# shellcheck disable=SC2086
+	"$KD" -m "$tmp/gen.map" -c -i $filter "$tmp/gen.raw" > "$tmp/i.out" &&
+		"$KD" -m "$tmp/gen.map" -c -i -r $filter "$tmp/gen.raw" > "$tmp/ir.out" &&
+		cmp "$tmp/i.out" "$tmp/ir.out" && [ "$(wc -l < "$tmp/i.out")" -gt 2 ]
+	ok $? "kd -c -i -r ${filter:-(no filter)} on a generated log: what -c -i lists"
+done
+
+# ... and a tree is out before the log ends: feed the log through a FIFO
+# and hold back everything after schedule()'s line.
+mkfifo "$tmp/fifo"
+"$KD" -c -r < "$tmp/fifo" > "$tmp/stream.out" 2>&1 &
+kd_pid=$!
+exec 3> "$tmp/fifo"
+sed -n '1,/ schedule /p' $fx/nested.log >&3
+for i in $(seq 300); do
+	grep -q irq_sub "$tmp/stream.out" && break
+	sleep 0.1
+done
+grep -q irq_sub "$tmp/stream.out"
+ok $? "kd -c -r: a complete tree is printed while the log is still open"
+sed -n '/ schedule /,$p' $fx/nested.log | tail -n +2 >&3
+exec 3>&-
+wait $kd_pid && diff -u $fx/tree-stream.expected "$tmp/stream.out"
+ok $? "kd -c -r from a FIFO: the whole listing once the log ends"
+
+# Memory follows the calls still open, not the log: 300,000 small trees.
+awk 'BEGIN { print "--------"
+	for (i = 0; i < 300000; i++)
+		printf "%d.000 5.000 1 A x 0\n%d.500 2.000 1 B A+0x1 0\n%d.000 1.000 1 C B+0x1 0\n",
+			10 * i, 10 * i + 1, 10 * i + 2 }' > "$tmp/many.log"
+/usr/bin/time -f %M -o "$tmp/full.kb" ${BUILD:-build}/kd -c "$tmp/many.log" > "$tmp/full.out"
+/usr/bin/time -f %M -o "$tmp/stream.kb" ${BUILD:-build}/kd -c -r "$tmp/many.log" > "$tmp/stream.out"
+echo "# peak RSS: kd -c $(cat "$tmp/full.kb") KB, kd -c -r $(cat "$tmp/stream.kb") KB"
+cmp "$tmp/full.out" "$tmp/stream.out" &&
+	[ $(($(cat "$tmp/stream.kb") * 4)) -lt "$(cat "$tmp/full.kb")" ]
+ok $? "kd -c -r: same listing of 900,000 calls in under a quarter of the memory"
+
 # __switch_to's own time is the task being switched out: off the CPU even
 # when the log holds nothing of the tasks that ran meanwhile.
 "$KD" -f Fctlw $fx/switch.log > "$tmp/switch.out" 2>&1

@@ -52,7 +52,6 @@ struct kd {
 	uint32_t nfs;
 	struct callee_map cm;
 	bool fractions;		/* print 3 decimals: the log has them */
-	bool offcpu_seen;
 	/* options */
 	const char *format;
 	char sort;
@@ -185,8 +184,8 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 		stream_close(kd, t, i);
 		return;
 	}
-	if (n->hidden)
-		return;
+	if (n->hidden || kd->tree || kd->output)
+		return;		/* only summaries count */
 	f = fstat_of(kd, n->c.fn);
 	if (n->c.delta < 0) {
 		f->open++;	/* -1/-2: no time to add, ever */
@@ -196,8 +195,6 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 	local = wall - n->offcpu;
 	if (local < 0)
 		local = 0;
-	if (n->offcpu > 0)
-		kd->offcpu_seen = true;
 	if (!f->count || n->c.delta < f->min)
 		f->min = n->c.delta;
 	if (!f->count || n->c.delta > f->max)
@@ -479,17 +476,6 @@ static void tree_line(const struct kd *kd, const struct kft_tree *t,
 	(void)t;
 }
 
-static const struct kft_tree *sort_tree;
-static int by_tree(const void *a, const void *b)
-{
-	const struct kft_tree *t = sort_tree;
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-
-	if (t->nodes[x].tree != t->nodes[y].tree)
-		return t->nodes[x].tree < t->nodes[y].tree ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 static void splice_marker(int depth, const char *what)
 {
 	char m = markers[depth % (sizeof(markers) - 1)];
@@ -573,16 +559,22 @@ static void call_trees(struct kd *kd, struct kft_tree *t)
 
 	print_header(kd);
 	if (!kd->interlace) {
-		int32_t *order = xcalloc(t->n + 1, sizeof(*order));
+		/* Link each tree's calls from its root, in entry order. */
+		for (i = t->n; i-- > 0;) {
+			struct kft_node *n = &t->nodes[i];
 
-		for (i = 0; i < t->n; i++)
-			order[i] = i;
-		sort_tree = t;
-		qsort(order, t->n, sizeof(*order), by_tree);
-		for (i = 0; i < t->n; i++)
-			if (!t->nodes[order[i]].hidden)
-				tree_line(kd, t, &t->nodes[order[i]], markers[0]);
-		free(order);
+			if (n->tree != (int32_t)i) {
+				n->next = t->nodes[n->tree].next;
+				t->nodes[n->tree].next = i;
+			}
+		}
+		for (i = 0; i < t->n; i++) {
+			if (t->nodes[i].tree != (int32_t)i)
+				continue;
+			for (int32_t j = i; j >= 0; j = t->nodes[j].next)
+				if (!t->nodes[j].hidden)
+					tree_line(kd, t, &t->nodes[j], markers[0]);
+		}
 		return;
 	}
 	for (i = 0; i < t->n; i++)

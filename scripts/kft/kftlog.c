@@ -55,6 +55,36 @@ static void *grow(void *p, size_t n)
 	return p;
 }
 
+/*
+ * Names are packed into 1 MiB blocks as they are first seen, so the names
+ * of the hot functions (seen first, mostly) share a few cache lines; each
+ * block starts with a pointer to the one before.
+ */
+#define NAME_BLOCK	(1 << 20)
+
+static char *name_copy(struct kft_names *nt, const char *s, size_t len)
+{
+	char *p;
+
+	if (len + 1 > nt->left) {
+		size_t size = sizeof(char *) + len + 1;
+
+		if (size < NAME_BLOCK)
+			size = NAME_BLOCK;
+		p = grow(NULL, size);
+		memcpy(p, &nt->blocks, sizeof(char *));
+		nt->blocks = p;
+		nt->cursor = p + sizeof(char *);
+		nt->left = size - sizeof(char *);
+	}
+	p = nt->cursor;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	nt->cursor += len + 1;
+	nt->left -= len + 1;
+	return p;
+}
+
 uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len)
 {
 	uint32_t h, want = hash(s, len);
@@ -75,11 +105,7 @@ uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len)
 		nt->name = grow(nt->name, nt->cap * sizeof(*nt->name));
 		nt->len = grow(nt->len, nt->cap * sizeof(*nt->len));
 	}
-	nt->name[nt->n] = strndup(s, len);
-	if (!nt->name[nt->n]) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
+	nt->name[nt->n] = name_copy(nt, s, len);
 	nt->len[nt->n] = len;
 	nt->slots[h] = (uint64_t)want << 32 | ++nt->n;
 	return nt->n - 1;
@@ -87,10 +113,13 @@ uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len)
 
 void kft_names_free(struct kft_names *nt)
 {
-	uint32_t i;
+	while (nt->blocks) {
+		char *prev;
 
-	for (i = 0; i < nt->n; i++)
-		free(nt->name[i]);
+		memcpy(&prev, nt->blocks, sizeof(char *));
+		free(nt->blocks);
+		nt->blocks = prev;
+	}
 	free(nt->name);
 	free(nt->len);
 	free(nt->slots);

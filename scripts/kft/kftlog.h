@@ -32,6 +32,9 @@ struct kft_names {
 	uint32_t n, cap;
 	uint64_t *slots;	/* open addressing: hash << 32 | id + 1 */
 	uint32_t nslots;
+	char *blocks;		/* the names, packed in first-seen order */
+	char *cursor;		/* free space in the newest block */
+	size_t left;
 };
 
 uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len);

@@ -107,25 +107,36 @@ static int __init kft_boot_config(struct kft_run *run, const char *text,
 	return 0;
 }
 
-void __init kft_boot_prime(void)
+/* The boot run's text and origin; false if there is none. */
+static bool __init kft_boot_source(const char **text, const char **origin)
 {
-	struct kft_run *run = &kft_boot_run;
-	const char *text, *origin;
 	char *param = kft_boot_param();
 
 	if (param) {
 		if (!*param || !strcmp(param, "off"))
-			return;
-		text = param;
-		origin = "kft= parameter";
-	} else if (IS_ENABLED(CONFIG_KFT_STATIC_RUN)) {
-		text = kft_static_run;
-		origin = kft_static_run_file;
-	} else {
+			return false;
+		*text = param;
+		*origin = "kft= parameter";
+		return true;
+	}
+	if (!IS_ENABLED(CONFIG_KFT_STATIC_RUN))
+		return false;
+	*text = kft_static_run;
+	*origin = kft_static_run_file;
+	return true;
+}
+
+void __init kft_boot_prime(void)
+{
+	struct kft_run *run = &kft_boot_run;
+	const char *text, *origin;
+
+	/* No boot run: boot without calling the hooks at all. */
+	if (!kft_boot_source(&text, &origin) ||
+	    kft_boot_config(run, text, origin)) {
+		kft_sites_boot();
 		return;
 	}
-	if (kft_boot_config(run, text, origin))
-		return;
 
 	run->is_static = true;
 	run->origin = origin;

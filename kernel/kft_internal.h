@@ -231,6 +231,24 @@ const char *kft_name_of(void *priv, unsigned long addr, char *buf,
 			size_t size);
 extern struct mutex kft_mutex;
 
+/* kft_sites.c: the hooks' call sites, NOPs while no run is armed. */
+struct seq_file;
+#ifdef CONFIG_KFT_NOP_SITES
+/* The linker's bounds of the tables objtool --kft makes. */
+extern const unsigned long __start___kft_enter_loc[];
+extern const unsigned long __stop___kft_enter_loc[];
+extern const unsigned long __start___kft_exit_loc[];
+extern const unsigned long __stop___kft_exit_loc[];
+
+void kft_sites_boot(void);
+void kft_sites_arm(void);
+void kft_sites_show(struct seq_file *m);
+#else
+static inline void kft_sites_boot(void) { }
+static inline void kft_sites_arm(void) { }
+static inline void kft_sites_show(struct seq_file *m) { }
+#endif
+
 /* kft_proc.c: say why a config or command was refused, also in /proc/kft. */
 __printf(1, 2) void kft_error(const char *fmt, ...);
 

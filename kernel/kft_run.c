@@ -282,6 +282,7 @@ int kft_run_prime(void)
 		return -ENOENT;
 	if (kft_state != KFT_CONFIGURED)
 		return -EBUSY;
+	kft_sites_arm();
 	kft_clock_setup();
 	kft_set_state(KFT_PRIMED);
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
@@ -297,6 +298,7 @@ int kft_run_start(void)
 	if (!run)
 		return -ENOENT;
 	if (kft_state == KFT_CONFIGURED) {
+		kft_sites_arm();
 		kft_clock_setup();
 		kft_set_state(KFT_PRIMED);
 	}

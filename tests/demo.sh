@@ -38,7 +38,7 @@ step "4/5 resolve (addr2sym) and analyse (kd)"
 # results NAME STEP-OUTPUT: NAME.raw, .sym, -summary.txt, -tree.txt, .svg, .json
 results() {
 	local name=$1 log=$2
-	sed -n '/^=== data$/,$p' "$log" | tail -n +2 > "$out/$name.raw"
+	sed -n '/^=== data$/,/^=== sites$/p' "$log" | sed '1d;/^=== sites$/d' > "$out/$name.raw"
 	"$BUILD/addr2sym" -m "$map" "$out/$name.raw" > "$out/$name.sym"
 	"$BUILD/kd" -n 30 -l "$out/$name.sym" > "$out/$name-summary.txt"
 	"$BUILD/kd" -c "$out/$name.sym" > "$out/$name-tree.txt"

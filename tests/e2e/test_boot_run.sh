@@ -28,7 +28,7 @@ boot() {
 # resolve OUT KDIR MINTIME KEEP: the boot step's log, resolved and checked.
 resolve() {
 	local out=$1 kdir=$2
-	sed -n '/^=== data$/,$p' "$out/boot.out" | tail -n +2 > "$out/boot.raw"
+	sed -n '/^=== data$/,/^=== sites$/p' "$out/boot.out" | sed '1d;/^=== sites$/d' > "$out/boot.raw"
 	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/boot.raw" > "$out/boot.sym"
 	awk -v mintime="$3" -v keep="$4" -f tests/lib/boottrace.awk \
 		"$out/boot.sym" > "$out/boot.txt"
@@ -67,6 +67,8 @@ default_run_checks() {
 	ok $? "$label: $n calls logged"
 	grep -q '^Entries lost = 0$' "$out/boot.sym"
 	ok $? "$label: no entries lost"
+	sed -n '/^=== sites$/,$p' "$out/boot.out" | grep -q '^hook sites: [0-9]*, NOPs$'
+	ok $? "$label: after the boot run the hooks' call sites are NOPs"
 }
 
 # The run given on the command line, to a kernel without a static run.

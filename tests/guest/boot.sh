@@ -5,3 +5,10 @@ echo "=== status"
 cat /proc/kft
 echo "=== data"
 cat /proc/kft_data
+# The boot run is over: within seconds the hooks' call sites become NOPs.
+for i in $(seq 60); do
+	grep -q '^hook sites: .*NOPs' /proc/kft && break
+	sleep 0.5
+done
+echo "=== sites"
+grep '^hook sites:' /proc/kft

@@ -38,13 +38,34 @@ status | sed -n '/^config:/,/^end/p' | sed 1d > /tmp/cfg
 check round-trip-write sh -c 'cat /tmp/cfg > /proc/kft'
 check round-trip-same sh -c "cat /proc/kft | sed -n '/^config:/,/^end/p' | sed 1d | cmp -s - /tmp/cfg"
 
+# The hooks' call sites: NOPs while no run is armed, calls while one is,
+# NOPs again once no run has been armed for two seconds (and the kernel
+# has patched them: seconds under QEMU without KVM).
+sites() { cat /proc/kft | sed -n 's/^hook sites: \([0-9]*\), \([A-Za-z]*\).*/\1 \2/p'; }
+sites_are() { [ "$(sites | cut -d' ' -f2)" = "$1" ]; }
+sites_many() { [ "$(sites | cut -d' ' -f1)" -gt 1000 ]; }
+sites_become() {	# sites_become STATE: wait up to 30 s
+	for i in $(seq 60); do
+		sites_are "$1" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+echo "sites idle: $(sites)"
+check sites-idle-nops sites_are NOPs
+check sites-many sites_many
+check sites-all-changed sh -c '! cat /proc/kft | grep -q "left alone"'
+
 # Prime, trigger with a real getppid, read, clear, prime again.
 echo prime > /proc/kft
 check primed sh -c 'cat /proc/kft | grep -q "state: primed"'
+check sites-armed-calls sites_are calls
 check data-while-armed sh -c 'cat /proc/kft_data | grep -q "Run still armed"'
 kft-do yield 1 >/dev/null
 check complete sh -c 'cat /proc/kft | grep -q "primed, triggered, complete"'
+check sites-nops-after-run sites_become NOPs
 check data sh -c 'cat /proc/kft_data | grep -q "^Number of entries after filters = [1-9]"'
 check clear sh -c 'echo clear > /proc/kft && cat /proc/kft | grep -q "state: configured"'
 check reprime sh -c 'echo prime > /proc/kft && kft-do yield 1 && cat /proc/kft | grep -q "triggered, complete"'
 check start-stop sh -c 'echo clear > /proc/kft && echo start > /proc/kft && echo stop > /proc/kft && cat /proc/kft_data | grep -q "by user action"'
+check sites-nops-after-stop sites_become NOPs

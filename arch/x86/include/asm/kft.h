@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel Function Trace, x86 part: the clock the hooks read.
+ * Kernel Function Trace, x86 part: the clock the hooks read, and the
+ * instructions at the hooks' call sites.
  *
  * sched_clock() costs a call, a preempt count round trip and a per-CPU
  * seqcount read on every hook; the TSC it is built on is one instruction.
@@ -42,5 +43,37 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 {
 	return boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0;
 }
+
+#ifdef CONFIG_KFT_NOP_SITES
+#include <linux/string.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
+
+/*
+ * A hook's call site (kernel/kft_sites.c) is a 5-byte CALL rel32, or a
+ * 5-byte NOP in its place while no run is armed.
+ */
+#define KFT_SITE_SIZE	CALL_INSN_SIZE
+
+static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
+{
+	if (hook)
+		memcpy(insn, text_gen_insn(CALL_INSN_OPCODE, (void *)site, hook),
+		       CALL_INSN_SIZE);
+	else
+		memcpy(insn, x86_nops[CALL_INSN_SIZE], CALL_INSN_SIZE);
+}
+
+/* Live patching, in batches: int3 first, so CPUs running the site cope. */
+static inline void kft_arch_site_poke(void *site, const u8 *insn)
+{
+	text_poke_queue(site, insn, CALL_INSN_SIZE, NULL);
+}
+
+static inline void kft_arch_site_poke_done(void)
+{
+	text_poke_finish();
+}
+#endif
 
 #endif /* _ASM_X86_KFT_H */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel Function Trace: the hooks' call sites, NOPs while no run is armed.
+ *
+ * Every instrumented function calls both hooks.  With no run armed a hook
+ * returns at once, but the two calls alone made an idle KFT kernel's
+ * system calls take twice as long.  objtool --kft lists the call sites
+ * (__kft_enter_loc, __kft_exit_loc); like ftrace's mcount sites, they are
+ * NOPs while no run is armed:
+ *
+ *  - before start_kernel(), if no boot run is primed, every site becomes a
+ *    NOP (one CPU, interrupts off: plain stores);
+ *  - before a run is armed, every site becomes its call again, through
+ *    the kernel's int3-based live patching (text_poke_queue());
+ *  - once no run has been armed for two seconds (checked every second
+ *    while the sites are calls), they become NOPs again: a run stopped
+ *    and armed again at once costs no patching.
+ *
+ * A site is changed only if it holds what it should: the call, or the NOP.
+ * Anything else is left alone and counted.  Sites in init code are left
+ * alone once that code is freed.
+ */
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/memory.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <asm/kft.h>
+#include <asm/sections.h>
+
+#include "kft_internal.h"
+
+/* As built, every site calls its hook. */
+static bool kft_sites_live = true;
+static unsigned int kft_sites_unused;	/* polls without a run armed */
+/* Sites found holding neither the call nor the NOP, at the last change. */
+static unsigned long kft_sites_skipped;
+
+static void kft_sites_poll(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kft_sites_work, kft_sites_poll);
+
+struct kft_site_table {
+	const unsigned long *start, *stop;
+	void *hook;
+};
+
+static const struct kft_site_table kft_site_tables[] = {
+	{ __start___kft_enter_loc, __stop___kft_enter_loc,
+	  __cyg_profile_func_enter },
+	{ __start___kft_exit_loc, __stop___kft_exit_loc,
+	  __cyg_profile_func_exit },
+};
+
+static bool kft_site_gone(unsigned long site)
+{
+	return system_state >= SYSTEM_FREEING_INITMEM &&
+	       is_kernel_inittext(site);
+}
+
+/*
+ * Turn every site into its call (live) or a NOP.  early: one CPU,
+ * interrupts off, kernel text still writable.
+ */
+static void kft_sites_set(bool live, bool early)
+{
+	u8 want[KFT_SITE_SIZE], have[KFT_SITE_SIZE];
+	const struct kft_site_table *t;
+	const unsigned long *p;
+	unsigned long n = 0;
+
+	kft_sites_skipped = 0;
+	for (t = kft_site_tables; t < kft_site_tables + ARRAY_SIZE(kft_site_tables); t++) {
+		for (p = t->start; p < t->stop; p++) {
+			unsigned long site = *p;
+
+			if (kft_site_gone(site))
+				continue;
+			kft_arch_site_insn(want, site, live ? t->hook : NULL);
+			kft_arch_site_insn(have, site, live ? NULL : t->hook);
+			if (memcmp((void *)site, have, KFT_SITE_SIZE)) {
+				if (memcmp((void *)site, want, KFT_SITE_SIZE))
+					kft_sites_skipped++;
+				continue;
+			}
+			if (early) {
+				memcpy((void *)site, want, KFT_SITE_SIZE);
+			} else {
+				kft_arch_site_poke((void *)site, want);
+				if (!(++n % 1024))
+					cond_resched();
+			}
+		}
+	}
+	if (!early)
+		kft_arch_site_poke_done();
+	WRITE_ONCE(kft_sites_live, live);
+}
+
+void __init kft_sites_boot(void)
+{
+	kft_sites_set(false, true);
+}
+
+/* Before a run is armed: the hooks are called again. */
+void kft_sites_arm(void)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (kft_sites_live)
+		return;
+	mutex_lock(&text_mutex);
+	kft_sites_set(true, false);
+	mutex_unlock(&text_mutex);
+	kft_sites_unused = 0;
+	schedule_delayed_work(&kft_sites_work, HZ);
+}
+
+/*
+ * Every second while the sites are calls: NOPs after two polls without a
+ * run armed (none can be armed while kft_mutex is held).
+ */
+static void kft_sites_poll(struct work_struct *work)
+{
+	mutex_lock(&kft_mutex);
+	if (kft_state_armed(READ_ONCE(kft_state)))
+		kft_sites_unused = 0;
+	else
+		kft_sites_unused++;
+	if (kft_sites_live && kft_sites_unused < 2) {
+		schedule_delayed_work(&kft_sites_work, HZ);
+	} else if (kft_sites_live) {
+		mutex_lock(&text_mutex);
+		kft_sites_set(false, false);
+		mutex_unlock(&text_mutex);
+	}
+	mutex_unlock(&kft_mutex);
+}
+
+/* A boot run keeps the sites live; after it, the poll takes over. */
+static int __init kft_sites_late(void)
+{
+	if (kft_sites_live)
+		schedule_delayed_work(&kft_sites_work, HZ);
+	return 0;
+}
+late_initcall(kft_sites_late);
+
+void kft_sites_show(struct seq_file *m)
+{
+	unsigned long n = (__stop___kft_enter_loc - __start___kft_enter_loc) +
+			  (__stop___kft_exit_loc - __start___kft_exit_loc);
+
+	seq_printf(m, "hook sites: %lu, %s", n,
+		   READ_ONCE(kft_sites_live) ? "calls" : "NOPs");
+	if (kft_sites_skipped)
+		seq_printf(m, ", %lu left alone (unexpected code)",
+			   kft_sites_skipped);
+	seq_putc(m, '\n');
+}

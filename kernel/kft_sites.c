@@ -17,8 +17,8 @@
  *    and armed again at once costs no patching.
  *
  * A site is changed only if it holds what it should: the call, or the NOP.
- * Anything else is left alone and counted.  Sites in init code are left
- * alone once that code is freed.
+ * Anything else is left alone and counted.  Sites in init memory are left
+ * alone once it is freed.
  */
 #include <linux/init.h>
 #include <linux/kernel.h>
@@ -54,10 +54,24 @@ static const struct kft_site_table kft_site_tables[] = {
 	  __cyg_profile_func_exit },
 };
 
+/* Init memory (.init.text, and .exit.text on x86) is freed after boot. */
 static bool kft_site_gone(unsigned long site)
 {
 	return system_state >= SYSTEM_FREEING_INITMEM &&
-	       is_kernel_inittext(site);
+	       init_section_contains((void *)site, KFT_SITE_SIZE);
+}
+
+/* A site holding neither the call nor the NOP: counted, the first named. */
+static void kft_site_unexpected(unsigned long site, bool early)
+{
+	static unsigned int said;
+
+	kft_sites_skipped++;
+	if (!early && said < 3) {
+		said++;
+		pr_info("kft: hook site %pS holds %*ph, left alone\n",
+			(void *)site, KFT_SITE_SIZE, (void *)site);
+	}
 }
 
 /*
@@ -82,7 +96,7 @@ static void kft_sites_set(bool live, bool early)
 			kft_arch_site_insn(have, site, live ? NULL : t->hook);
 			if (memcmp((void *)site, have, KFT_SITE_SIZE)) {
 				if (memcmp((void *)site, want, KFT_SITE_SIZE))
-					kft_sites_skipped++;
+					kft_site_unexpected(site, early);
 				continue;
 			}
 			if (early) {

@@ -22,6 +22,7 @@
 #include "kft/export.h"
 #include "kft/kftlog.h"
 #include "kft/symtab.h"
+#include "kft/xalloc.h"
 
 #define KD_VERSION "2.0"
 
@@ -82,27 +83,12 @@ static bool wanted(const struct kd *kd, const struct kft_call *c)
 	       c->entry >= kd->from && c->entry <= kd->to;
 }
 
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n, sz);
-
-	if (!p && n && sz) {
-		fprintf(stderr, "kd: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 static struct fstat *fstat_of(struct kd *kd, uint32_t fn)
 {
 	if (fn >= kd->nfs) {
 		uint32_t n = kd->names.cap > fn ? kd->names.cap : fn + 1;
-		struct fstat *fs = realloc(kd->fs, n * sizeof(*fs));
+		struct fstat *fs = xrealloc(kd->fs, n * sizeof(*fs));
 
-		if (!fs) {
-			fprintf(stderr, "kd: out of memory\n");
-			exit(1);
-		}
 		memset(fs + kd->nfs, 0, (n - kd->nfs) * sizeof(*fs));
 		kd->fs = fs;
 		kd->nfs = n;
@@ -158,11 +144,7 @@ static void add_callee(struct kd *kd, uint32_t caller, uint32_t fn, double time)
 	}
 	if (f->ncallees == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 4;
-		f->callees = realloc(f->callees, f->cap * sizeof(*f->callees));
-		if (!f->callees) {
-			fprintf(stderr, "kd: out of memory\n");
-			exit(1);
-		}
+		f->callees = xrealloc(f->callees, f->cap * sizeof(*f->callees));
 	}
 	cm->keys[h] = key;
 	cm->pos[h] = f->ncallees;
@@ -435,11 +417,7 @@ static void tree_line(const struct kd *kd, const struct kft_tree *t,
 
 	if (cap < need) {
 		cap = 2 * need;
-		mem = realloc(mem, cap);
-		if (!mem) {
-			fprintf(stderr, "kd: out of memory\n");
-			exit(1);
-		}
+		mem = xrealloc(mem, cap);
 	}
 	line = p = mem;
 	for (const char *f = kd->format; *f; f++) {
@@ -481,16 +459,6 @@ static void splice_marker(int depth, const char *what)
 	char m = markers[depth % (sizeof(markers) - 1)];
 
 	printf("----------- %c%c%c%c %s\n", m, m, m, m, what);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p && n) {
-		fprintf(stderr, "kd: out of memory\n");
-		exit(1);
-	}
-	return p;
 }
 
 static void print_header(struct kd *kd)

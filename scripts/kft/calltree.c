@@ -15,18 +15,9 @@
 #include <string.h>
 
 #include "calltree.h"
+#include "xalloc.h"
 
 #define EPS 0.0005	/* half the log's resolution, 1 ns */
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p && n) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 static void push(struct kft_stack *s, int32_t i)
 {

@@ -11,17 +11,7 @@
 #include <string.h>
 
 #include "export.h"
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "kd: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "xalloc.h"
 
 struct folded {
 	char *stack;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kftlog.h"
+#include "xalloc.h"
 
 static uint32_t hash(const char *s, size_t len)
 {
@@ -24,12 +25,8 @@ static uint32_t hash(const char *s, size_t len)
 static void grow_slots(struct kft_names *nt)
 {
 	uint32_t n = nt->nslots ? nt->nslots * 2 : 1024, i;
-	uint64_t *slots = calloc(n, sizeof(*slots));
+	uint64_t *slots = xcalloc(n, sizeof(*slots));
 
-	if (!slots) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
 	for (i = 0; i < nt->nslots; i++) {	/* a slot keeps its hash */
 		uint32_t h;
 
@@ -43,16 +40,6 @@ static void grow_slots(struct kft_names *nt)
 	free(nt->slots);
 	nt->slots = slots;
 	nt->nslots = n;
-}
-
-static void *grow(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
-	return p;
 }
 
 /*
@@ -71,7 +58,7 @@ static char *name_copy(struct kft_names *nt, const char *s, size_t len)
 
 		if (size < NAME_BLOCK)
 			size = NAME_BLOCK;
-		p = grow(NULL, size);
+		p = xrealloc(NULL, size);
 		memcpy(p, &nt->blocks, sizeof(char *));
 		nt->blocks = p;
 		nt->cursor = p + sizeof(char *);
@@ -102,8 +89,8 @@ uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len)
 	}
 	if (nt->n == nt->cap) {
 		nt->cap = nt->cap ? nt->cap * 2 : 1024;
-		nt->name = grow(nt->name, nt->cap * sizeof(*nt->name));
-		nt->len = grow(nt->len, nt->cap * sizeof(*nt->len));
+		nt->name = xrealloc(nt->name, nt->cap * sizeof(*nt->name));
+		nt->len = xrealloc(nt->len, nt->cap * sizeof(*nt->len));
 	}
 	nt->name[nt->n] = name_copy(nt, s, len);
 	nt->len[nt->n] = len;

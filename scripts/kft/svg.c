@@ -13,17 +13,7 @@
 #include <string.h>
 
 #include "export.h"
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-
-	if (!p) {
-		fprintf(stderr, "kd: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
+#include "xalloc.h"
 
 static void xml_text(FILE *out, const char *s)
 {
@@ -95,11 +85,7 @@ static uint32_t child(struct flame *f, uint32_t parent, uint32_t fn)
 			return c;
 	if (f->len == f->cap) {
 		f->cap *= 2;
-		f->n = realloc(f->n, f->cap * sizeof(*f->n));
-		if (!f->n) {
-			fprintf(stderr, "kd: out of memory\n");
-			exit(1);
-		}
+		f->n = xrealloc(f->n, f->cap * sizeof(*f->n));
 	}
 	c = f->len++;
 	f->n[c] = (struct fnode){ fn, 0, 0, f->n[parent].first_child,

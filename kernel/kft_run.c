@@ -273,6 +273,14 @@ void kft_run_install(struct kft_run *run)
 	kft_run_put(old);
 }
 
+/* Configured to primed: the hooks are called again, then see the run. */
+static void kft_run_arm(void)
+{
+	kft_sites_arm();
+	kft_clock_setup();
+	kft_set_state(KFT_PRIMED);
+}
+
 int kft_run_prime(void)
 {
 	struct kft_run *run = kft_run;
@@ -282,9 +290,7 @@ int kft_run_prime(void)
 		return -ENOENT;
 	if (kft_state != KFT_CONFIGURED)
 		return -EBUSY;
-	kft_sites_arm();
-	kft_clock_setup();
-	kft_set_state(KFT_PRIMED);
+	kft_run_arm();
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
 		kft_trigger(run, KFT_BY_USER, 0, kft_clock());
 	return 0;
@@ -297,11 +303,8 @@ int kft_run_start(void)
 	lockdep_assert_held(&kft_mutex);
 	if (!run)
 		return -ENOENT;
-	if (kft_state == KFT_CONFIGURED) {
-		kft_sites_arm();
-		kft_clock_setup();
-		kft_set_state(KFT_PRIMED);
-	}
+	if (kft_state == KFT_CONFIGURED)
+		kft_run_arm();
 	if (kft_state != KFT_PRIMED)
 		return -EBUSY;
 	kft_trigger(run, KFT_BY_USER, 0, kft_clock());

@@ -2,8 +2,8 @@
 #
 # Check the call structure of a KFT log resolved by addr2sym: rebuild each
 # CPU's call tree from entry times and durations, and say what does not
-# hold.  Prints "root NAME PID DELTA" for the first call, "child NAME" for
-# its direct children, "call NAME PID" for every call, "calls N", and an
+# hold.  Prints "root NAME PID DELTA CPU" for the first call, "child NAME"
+# for its direct children, "call NAME PID CPU" for every call, "calls N", and an
 # "error ..." line for each broken rule:
 #  - entry times never go backwards;
 #  - a call ends before its caller does;
@@ -30,9 +30,9 @@ function close_call(c,   d) {
 		printf "error line %d: entry %s comes before the previous %s\n", NR, $1, last
 	last = entry
 	n++
-	printf "call %s %s\n", fn, pid
+	printf "call %s %s %s\n", fn, pid, cpu
 	if (n == 1)
-		printf "root %s %s %s\n", fn, pid, $2
+		printf "root %s %s %s %s\n", fn, pid, $2, cpu
 	while (depth[cpu] > 0 && entry >= end[cpu, depth[cpu]] - eps)
 		close_call(cpu)
 	if (depth[cpu] > 0) {

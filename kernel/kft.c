@@ -150,6 +150,8 @@ void notrace kft_stop(struct kft_run *run, enum kft_reason why,
 	run->stop_ns = now;
 	run->stop_reason = why;
 	run->stop_fn = fn;
+	if (next == KFT_COMPLETE)
+		kft_sites_disarmed();
 }
 
 static notrace struct kft_task *kft_task_stack(struct kft_run *run)

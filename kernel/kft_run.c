@@ -261,6 +261,7 @@ static void kft_run_free(struct kft_run *run)
 void kft_run_install(struct kft_run *run)
 {
 	struct kft_run *old = kft_run;
+	bool was_armed = kft_state_armed(kft_state);
 
 	lockdep_assert_held(&kft_mutex);
 	WRITE_ONCE(kft_state, KFT_NONE);
@@ -271,6 +272,8 @@ void kft_run_install(struct kft_run *run)
 	WRITE_ONCE(kft_run, run);
 	kft_set_state(KFT_CONFIGURED);
 	kft_run_put(old);
+	if (was_armed)
+		kft_sites_disarmed();
 }
 
 /* Configured to primed: the hooks are called again, then see the run. */
@@ -334,6 +337,7 @@ int kft_run_stop(void)
 		run->stop_fn = 0;
 	}
 	kft_sync();
+	kft_sites_disarmed();
 	return 0;
 }
 

@@ -12,15 +12,17 @@
  *    NOP (one CPU, interrupts off: plain stores);
  *  - before a run is armed, every site becomes its call again, through
  *    the kernel's int3-based live patching (text_poke_queue());
- *  - once no run has been armed for two seconds (checked every second
- *    while the sites are calls), they become NOPs again: a run stopped
- *    and armed again at once costs no patching.
+ *  - once no run has been armed for two seconds, they become NOPs again:
+ *    a run stopped and armed again at once costs no patching.  The end of
+ *    a run starts the 1 s poll that decides this, and the poll stops
+ *    while a run is armed, so that KFT's own work is not in its logs.
  *
  * A site is changed only if it holds what it should: the call, or the NOP.
  * Anything else is left alone and counted.  Sites in init memory are left
  * alone once it is freed.
  */
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/memory.h>
 #include <linux/mutex.h>
@@ -41,6 +43,8 @@ static unsigned long kft_sites_skipped;
 
 static void kft_sites_poll(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kft_sites_work, kft_sites_poll);
+static void kft_sites_kick(struct irq_work *work);
+static DEFINE_IRQ_WORK(kft_sites_kick_work, kft_sites_kick);
 
 struct kft_site_table {
 	const unsigned long *start, *stop;
@@ -122,29 +126,45 @@ void __init kft_sites_boot(void)
 void kft_sites_arm(void)
 {
 	lockdep_assert_held(&kft_mutex);
+	kft_sites_unused = 0;
 	if (kft_sites_live)
 		return;
 	mutex_lock(&text_mutex);
 	kft_sites_set(true, false);
 	mutex_unlock(&text_mutex);
-	kft_sites_unused = 0;
+}
+
+/*
+ * A run is no longer armed: stopped, replaced, or its stop trigger fired
+ * in a hook, in any context (NMI too), hence the irq_work.  Before the
+ * scheduler runs, kft_sites_late() starts the poll instead.
+ */
+void notrace kft_sites_disarmed(void)
+{
+	if (system_state >= SYSTEM_SCHEDULING)
+		irq_work_queue(&kft_sites_kick_work);
+}
+
+static void kft_sites_kick(struct irq_work *work)
+{
 	schedule_delayed_work(&kft_sites_work, HZ);
 }
 
 /*
- * Every second while the sites are calls: NOPs after two polls without a
- * run armed (none can be armed while kft_mutex is held).
+ * Every second from the end of a run: NOPs after two polls without a run
+ * armed (none can be armed while kft_mutex is held).  While one is, the
+ * poll stops; the end of that run starts it again.
  */
 static void kft_sites_poll(struct work_struct *work)
 {
 	mutex_lock(&kft_mutex);
-	if (kft_state_armed(READ_ONCE(kft_state)))
-		kft_sites_unused = 0;
-	else
-		kft_sites_unused++;
-	if (kft_sites_live && kft_sites_unused < 2) {
+	if (!kft_sites_live || kft_state_armed(READ_ONCE(kft_state))) {
+		mutex_unlock(&kft_mutex);
+		return;
+	}
+	if (++kft_sites_unused < 2) {
 		schedule_delayed_work(&kft_sites_work, HZ);
-	} else if (kft_sites_live) {
+	} else {
 		mutex_lock(&text_mutex);
 		kft_sites_set(false, false);
 		mutex_unlock(&text_mutex);
@@ -152,7 +172,7 @@ static void kft_sites_poll(struct work_struct *work)
 	mutex_unlock(&kft_mutex);
 }
 
-/* A boot run keeps the sites live; after it, the poll takes over. */
+/* A boot run keeps the sites live; one that ended early started no poll. */
 static int __init kft_sites_late(void)
 {
 	if (kft_sites_live)

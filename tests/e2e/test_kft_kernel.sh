@@ -55,6 +55,21 @@ filter_checks() {
 	ok $? "$cc: autorepeat: one time base, entry times increase"
 }
 
+# A run armed for seconds: nothing of KFT's own poll between runs is in it.
+quiet_checks() {
+	local cc=$1 out=$2 kdir=$3 started stopped n mine
+	sed -n '/^=== data$/,$p' "$out/quiet.out" | tail -n +2 > "$out/quiet.raw"
+	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/quiet.raw" > "$out/quiet.sym"
+	read -r started stopped < <(awk '/^Logging started at/ { s = $4 } /^Logging stopped at/ { e = $4 } END { print s, e }' "$out/quiet.sym")
+	n=$(awk '/^------/ { d = 1; next } d && NF >= 6' "$out/quiet.sym" | wc -l)
+	[ -n "${started:-}" ] && [ -n "${stopped:-}" ] &&
+	[ $((stopped - started)) -ge 2500000 ] && [ "$n" -ge 100 ]
+	ok $? "$cc: a run armed for $(((${stopped:-0} - ${started:-0}) / 1000)) ms logged $n calls"
+	mine=$(grep -c 'kft_sites' "$out/quiet.sym")
+	[ "$mine" = 0 ]
+	ok $? "$cc: none of them is KFT's poll between runs ($mine)"
+}
+
 kernel_test() {
 	local cc=$1 kdir smp
 
@@ -78,7 +93,7 @@ boot_test() {
 	local cc="$1 ${2}cpu" smp=$2 kdir=$3 out pid log
 	out=$BUILD/e2e/kernel-${1}-${smp}cpu
 
-	local steps=control,watch,filters,syscall
+	local steps=control,watch,filters,syscall,quiet
 	[ "$smp" -gt 1 ] && steps=$steps,stress
 	tests/lib/qemu-run.sh -s "$smp" -a "kftstress=${KFT_STRESS_SECONDS:-20}" "$kdir" "$out" "$steps"
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
@@ -106,6 +121,7 @@ boot_test() {
 		ok $? "$cc: watch worst-stack: the log's header agrees"
 	fi
 	[ -f "$out/filters.out" ] && filter_checks "$cc" "$out" "$kdir"
+	[ -f "$out/quiet.out" ] && quiet_checks "$cc" "$out" "$kdir"
 	log=$out/syscall.out
 	[ -f "$log" ] || return
 

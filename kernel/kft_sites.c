@@ -126,6 +126,7 @@ void __init kft_sites_boot(void)
 void kft_sites_arm(void)
 {
 	lockdep_assert_held(&kft_mutex);
+	cancel_delayed_work(&kft_sites_work);	/* not to run in this run */
 	kft_sites_unused = 0;
 	if (kft_sites_live)
 		return;
@@ -147,16 +148,20 @@ void notrace kft_sites_disarmed(void)
 
 static void kft_sites_kick(struct irq_work *work)
 {
-	schedule_delayed_work(&kft_sites_work, HZ);
+	if (!kft_state_armed(READ_ONCE(kft_state)))	/* not armed again */
+		schedule_delayed_work(&kft_sites_work, HZ);
 }
 
 /*
  * Every second from the end of a run: NOPs after two polls without a run
- * armed (none can be armed while kft_mutex is held).  While one is, the
- * poll stops; the end of that run starts it again.
+ * armed (none can be armed while kft_mutex is held).  Arming a run
+ * cancels the poll; the end of that run starts it again.
  */
 static void kft_sites_poll(struct work_struct *work)
 {
+	/* A run armed since: return before calling anything it would log. */
+	if (kft_state_armed(READ_ONCE(kft_state)))
+		return;
 	mutex_lock(&kft_mutex);
 	if (!kft_sites_live || kft_state_armed(READ_ONCE(kft_state))) {
 		mutex_unlock(&kft_mutex);

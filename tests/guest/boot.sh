@@ -6,9 +6,7 @@ cat /proc/kft
 echo "=== data"
 cat /proc/kft_data
 # The boot run is over: within seconds the hooks' call sites become NOPs.
-for i in $(seq 60); do
-	grep -q '^hook sites: .*NOPs' /proc/kft && break
-	sleep 0.5
-done
+. /tests/lib.sh
+sites_become NOPs
 echo "=== sites"
 grep '^hook sites:' /proc/kft

@@ -1,11 +1,7 @@
 #!/bin/sh
 # /proc/kft as a user meets it: configs in pieces, commands, refusals that
 # leave the run as it was, permissions.  Prints "check NAME ok|FAIL" lines.
-check() {	# check NAME COMMAND...
-	name=$1
-	shift
-	if "$@" >/dev/null 2>&1; then echo "check $name ok"; else echo "check $name FAIL"; fi
-}
+. /tests/lib.sh
 status() { cat /proc/kft; }
 
 check perms-kft sh -c '[ "$(stat -c %a /proc/kft)" = 600 ]'
@@ -39,18 +35,8 @@ check round-trip-write sh -c 'cat /tmp/cfg > /proc/kft'
 check round-trip-same sh -c "cat /proc/kft | sed -n '/^config:/,/^end/p' | sed 1d | cmp -s - /tmp/cfg"
 
 # The hooks' call sites: NOPs while no run is armed, calls while one is,
-# NOPs again once no run has been armed for two seconds (and the kernel
-# has patched them: seconds under QEMU without KVM).
-sites() { cat /proc/kft | sed -n 's/^hook sites: \([0-9]*\), \([A-Za-z]*\).*/\1 \2/p'; }
-sites_are() { [ "$(sites | cut -d' ' -f2)" = "$1" ]; }
+# NOPs again once no run has been armed for two seconds.
 sites_many() { [ "$(sites | cut -d' ' -f1)" -gt 1000 ]; }
-sites_become() {	# sites_become STATE: wait up to 30 s
-	for i in $(seq 60); do
-		sites_are "$1" && return 0
-		sleep 0.5
-	done
-	return 1
-}
 echo "sites idle: $(sites)"
 check sites-idle-nops sites_are NOPs
 check sites-many sites_many

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Helpers the guest test steps share (sourced as /tests/lib.sh).
+
+check() {	# check NAME COMMAND...: prints "check NAME ok|FAIL"
+	name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then echo "check $name ok"; else echo "check $name FAIL"; fi
+}
+
+# The hooks' call sites, from /proc/kft (a run must be registered): "N STATE".
+sites() { cat /proc/kft | sed -n 's/^hook sites: \([0-9]*\), \([A-Za-z]*\).*/\1 \2/p'; }
+sites_are() { [ "$(sites | cut -d' ' -f2)" = "$1" ]; }
+# sites_become STATE: wait up to 30 s (patching takes seconds under QEMU
+# without KVM).
+sites_become() {
+	for i in $(seq 60); do
+		sites_are "$1" && return 0
+		sleep 0.5
+	done
+	return 1
+}

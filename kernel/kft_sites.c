@@ -20,11 +20,17 @@
  * A site is changed only if it holds what it should: the call, or the NOP.
  * Anything else is left alone and counted.  Sites in init memory are left
  * alone once it is freed.
+ *
+ * Modules have tables of their own (found by the module loader): a module
+ * coming in while the sites are NOPs gets NOPs before it runs, and is
+ * patched with the kernel from then on.  Its init code keeps the calls (it
+ * runs once, and is freed).
  */
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/memory.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
@@ -79,41 +85,141 @@ static void kft_site_unexpected(unsigned long site, bool early)
 }
 
 /*
- * Turn every site into its call (live) or a NOP.  early: one CPU,
- * interrupts off, kernel text still writable.
+ * Turn the sites of one table into their calls (live) or NOPs.  mod: the
+ * module the table is of, NULL for vmlinux.  early: one CPU, interrupts
+ * off, kernel text still writable.  *n counts the sites queued.
  */
-static void kft_sites_set(bool live, bool early)
+static void kft_sites_set_table(const struct kft_site_table *t,
+				struct module *mod, bool live, bool early,
+				unsigned long *n)
 {
 	u8 want[KFT_SITE_SIZE], have[KFT_SITE_SIZE];
-	const struct kft_site_table *t;
 	const unsigned long *p;
-	unsigned long n = 0;
 
-	kft_sites_skipped = 0;
-	for (t = kft_site_tables; t < kft_site_tables + ARRAY_SIZE(kft_site_tables); t++) {
-		for (p = t->start; p < t->stop; p++) {
-			unsigned long site = *p;
+	for (p = t->start; p < t->stop; p++) {
+		unsigned long site = *p;
 
-			if (kft_site_gone(site))
-				continue;
-			kft_arch_site_insn(want, site, live ? t->hook : NULL);
-			kft_arch_site_insn(have, site, live ? NULL : t->hook);
-			if (memcmp((void *)site, have, KFT_SITE_SIZE)) {
-				if (memcmp((void *)site, want, KFT_SITE_SIZE))
-					kft_site_unexpected(site, early);
-				continue;
-			}
-			if (early) {
-				memcpy((void *)site, want, KFT_SITE_SIZE);
-			} else {
-				kft_arch_site_poke((void *)site, want);
-				if (!(++n % 1024))
-					cond_resched();
-			}
+		if (mod ? !within_module_mem_type(site, mod, MOD_TEXT) :
+			  kft_site_gone(site))
+			continue;
+		kft_arch_site_insn(want, site, live ? t->hook : NULL);
+		kft_arch_site_insn(have, site, live ? NULL : t->hook);
+		if (memcmp((void *)site, have, KFT_SITE_SIZE)) {
+			if (memcmp((void *)site, want, KFT_SITE_SIZE))
+				kft_site_unexpected(site, early);
+			continue;
+		}
+		if (early) {
+			memcpy((void *)site, want, KFT_SITE_SIZE);
+		} else {
+			kft_arch_site_poke((void *)site, want);
+			if (!(++*n % 1024))
+				cond_resched();
 		}
 	}
-	if (!early)
+}
+
+#ifdef CONFIG_MODULES
+/* Loaded modules with sites; under kft_mutex. */
+static LIST_HEAD(kft_sites_mods);
+
+static void kft_sites_set_module(struct module *mod, bool live,
+				 unsigned long *n)
+{
+	const struct kft_site_table t[] = {
+		{ mod->kft_enter_loc, mod->kft_enter_loc + mod->num_kft_enter_loc,
+		  __cyg_profile_func_enter },
+		{ mod->kft_exit_loc, mod->kft_exit_loc + mod->num_kft_exit_loc,
+		  __cyg_profile_func_exit },
+	};
+
+	kft_sites_set_table(&t[0], mod, live, false, n);
+	kft_sites_set_table(&t[1], mod, live, false, n);
+}
+
+static void kft_sites_set_modules(bool live, unsigned long *n)
+{
+	struct module *mod;
+
+	list_for_each_entry(mod, &kft_sites_mods, kft_sites_list)
+		kft_sites_set_module(mod, live, n);
+}
+
+static unsigned long kft_sites_in_modules(unsigned int *nr_mods)
+{
+	struct module *mod;
+	unsigned long n = 0;
+
+	*nr_mods = 0;
+	list_for_each_entry(mod, &kft_sites_mods, kft_sites_list) {
+		n += mod->num_kft_enter_loc + mod->num_kft_exit_loc;
+		++*nr_mods;
+	}
+	return n;
+}
+
+/*
+ * A module comes in with its sites calling the hooks, before any of its
+ * code runs: NOPs if the kernel's are.  Going, it leaves the list before
+ * its memory is freed.
+ */
+static int kft_sites_module(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	struct module *mod = data;
+	unsigned long n = 0;
+
+	if (!mod->num_kft_enter_loc && !mod->num_kft_exit_loc)
+		return NOTIFY_DONE;
+	mutex_lock(&kft_mutex);
+	if (state == MODULE_STATE_COMING) {
+		list_add_tail(&mod->kft_sites_list, &kft_sites_mods);
+		if (!kft_sites_live) {
+			mutex_lock(&text_mutex);
+			kft_sites_set_module(mod, false, &n);
+			kft_arch_site_poke_done();
+			mutex_unlock(&text_mutex);
+		}
+	} else if (state == MODULE_STATE_GOING &&
+		   mod->kft_sites_list.next) {	/* we saw it coming */
+		list_del(&mod->kft_sites_list);
+		mod->kft_sites_list.next = NULL;
+	}
+	mutex_unlock(&kft_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block kft_sites_module_nb = {
+	.notifier_call = kft_sites_module,
+};
+
+static void kft_sites_watch_modules(void)
+{
+	register_module_notifier(&kft_sites_module_nb);
+}
+#else
+static void kft_sites_set_modules(bool live, unsigned long *n) { }
+static void kft_sites_watch_modules(void) { }
+static unsigned long kft_sites_in_modules(unsigned int *nr_mods)
+{
+	*nr_mods = 0;
+	return 0;
+}
+#endif
+
+/* Every site of vmlinux and of the modules loaded, as kft_sites_set_table(). */
+static void kft_sites_set(bool live, bool early)
+{
+	unsigned long n = 0;
+	int i;
+
+	kft_sites_skipped = 0;
+	for (i = 0; i < ARRAY_SIZE(kft_site_tables); i++)
+		kft_sites_set_table(&kft_site_tables[i], NULL, live, early, &n);
+	if (!early) {
+		kft_sites_set_modules(live, &n);
 		kft_arch_site_poke_done();
+	}
 	WRITE_ONCE(kft_sites_live, live);
 }
 
@@ -180,6 +286,7 @@ static void kft_sites_poll(struct work_struct *work)
 /* A boot run keeps the sites live; one that ended early started no poll. */
 static int __init kft_sites_late(void)
 {
+	kft_sites_watch_modules();
 	if (kft_sites_live)
 		schedule_delayed_work(&kft_sites_work, HZ);
 	return 0;
@@ -190,11 +297,18 @@ void kft_sites_show(struct seq_file *m)
 {
 	unsigned long n = (__stop___kft_enter_loc - __start___kft_enter_loc) +
 			  (__stop___kft_exit_loc - __start___kft_exit_loc);
+	unsigned long in_mods;
+	unsigned int nr_mods;
 
-	seq_printf(m, "hook sites: %lu, %s", n,
-		   READ_ONCE(kft_sites_live) ? "calls" : "NOPs");
+	lockdep_assert_held(&kft_mutex);
+	in_mods = kft_sites_in_modules(&nr_mods);
+	seq_printf(m, "hook sites: %lu, %s", n + in_mods,
+		   kft_sites_live ? "calls" : "NOPs");
 	if (kft_sites_skipped)
 		seq_printf(m, ", %lu left alone (unexpected code)",
 			   kft_sites_skipped);
+	if (nr_mods)
+		seq_printf(m, ", %lu in %u module%s", in_mods, nr_mods,
+			   nr_mods == 1 ? "" : "s");
 	seq_putc(m, '\n');
 }

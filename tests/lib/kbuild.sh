@@ -12,7 +12,8 @@
 #   BASE      tiny (default: tinyconfig + tests/configs/base.config)
 #             | defconfig (x86_64_defconfig)
 # Prints the build directory (holding arch/x86/boot/bzImage, System.map,
-# vmlinux) on the last line of stdout.
+# vmlinux; with CONFIG_MODULES, the modules and Module.symvers for building
+# more) on the last line of stdout.
 #
 # Environment: KFT_CACHE (default ~/.cache/kft) holds the kernel source,
 # build trees and ccache; KSRC overrides the kernel tree; JOBS.
@@ -96,7 +97,9 @@ done
 
 kft_log "building $variant-$compiler-$base (log: $out/build.log)"
 start=$SECONDS
-if ! make "${makeargs[@]}" bzImage > "$out/build.log" 2>&1; then
+targets=(bzImage)
+grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+if ! make "${makeargs[@]}" "${targets[@]}" > "$out/build.log" 2>&1; then
 	grep -E 'error|Error|undefined|warning:' "$out/build.log" | tail -30 >&2
 	kft_die "build of $variant-$compiler-$base failed; see $out/build.log"
 fi

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The hooks' call sites in a module (GCC, 2 CPUs, tinyconfig with modules).
+# tests/module/kft_test_mod.ko is built against the kernel like any
+# external module and loaded in the guest (tests/guest/modules.sh): its
+# sites must follow the kernel's - NOPs while no run is armed, calls while
+# one is, whether it comes in before or during a run - and be left alone
+# once it is unloaded.  A run triggered by the module's own function must
+# trace the module's calls, resolved through the guest's /proc/kallsyms.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+. tests/lib/common.sh
+BUILD=${BUILD:-build}
+out=$BUILD/e2e/modules
+
+kdir=$(tests/lib/kbuild.sh kft+modules gcc | tail -n 1)
+ok $? "kernel with loadable modules builds" || { tap_done; exit; }
+
+rm -rf "$out/module"
+mkdir -p "$out/module"
+cp tests/module/kft_test_mod.c tests/module/Kbuild "$out/module/"
+CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache} \
+make -C "$kdir" M="$(cd "$out/module" && pwd)" ARCH=x86_64 CC="ccache gcc" \
+	modules > "$out/module/build.log" 2>&1 &&
+	! grep -q 'warning:' "$out/module/build.log"
+ok $? "the test module builds against it, no warning" || { cat "$out/module/build.log" >&2; tap_done; exit; }
+ko=$out/module/kft_test_mod.ko
+sites_in() {	# sites_in SECTION: its entries (8-byte addresses)
+	local size
+	size=$(readelf -S -W "$ko" | sed -n "s/^ *\[ *[0-9]*\] $1 .*/&/p" | awk '{ print $(NF - 5) }')
+	echo $((16#${size:-0} / 8))
+}
+enter=$(sites_in __kft_enter_loc)
+exit_=$(sites_in __kft_exit_loc)
+[ "${enter:-0}" -ge 4 ] && [ "${exit_:-0}" -ge 4 ]
+ok $? "objtool listed the module's hook sites (${enter:-0} entry, ${exit_:-0} exit)"
+
+tests/lib/initramfs.sh "$out/initramfs.cpio.gz" "$ko" &&
+tests/lib/qemu-run.sh -s 2 -i "$out/initramfs.cpio.gz" "$kdir" "$out" modules
+ok $? "boots, loads and unloads the module, kernel log clean"
+
+while read -r _ name verdict; do
+	[ "$verdict" = ok ]
+	ok $? "module sites: $name"
+done < <(grep '^check ' "$out/modules.out")
+[ "$(grep -c '^check ' "$out/modules.out")" -ge 15 ]
+ok $? "module sites: every check ran"
+
+# The traced read of /proc/kft_test_mod, names from the guest's kallsyms.
+sed -n '/^=== data$/,/^=== kallsyms$/p' "$out/modules.out" | sed '1d;$d' > "$out/raw.log"
+sed -n '/^=== kallsyms$/,/^=== end$/p' "$out/modules.out" | sed '1d;$d' > "$out/kallsyms"
+grep -q '\[kft_test_mod\]$' "$out/kallsyms"
+ok $? "the guest's kallsyms lists the module's functions"
+"$BUILD/asan/addr2sym" -m "$out/kallsyms" "$out/raw.log" > "$out/resolved.log"
+ok $? "addr2sym resolves the log with them"
+awk -f tests/lib/calltree.awk "$out/resolved.log" > "$out/tree.txt"
+read -r _ root _ < <(grep '^root ' "$out/tree.txt")
+[ "${root:-}" = kft_test_mod_show ]
+ok $? "the run starts at the module's kft_test_mod_show (got ${root:-none})"
+grep -qx 'child kft_test_mod_work' "$out/tree.txt"
+ok $? "kft_test_mod_work is called from it"
+[ "$(grep -c '^call kft_test_mod_leaf ' "$out/tree.txt")" = 3 ]
+ok $? "kft_test_mod_leaf is called three times"
+! grep '^error' "$out/tree.txt" >&2
+ok $? "calls nest, entry times increase, callee durations add up"
+tap_done

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A module for KFT's tests (tests/e2e/test_modules.sh).  Reading
+ * /proc/kft_test_mod runs a small call tree of the module's own functions,
+ * to be traced, and says what the module's hook call sites hold right now,
+ * read from its text: calls to the hooks, NOPs, or anything else.
+ */
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+#include <asm/nops.h>
+#include <asm/text-patching.h>
+
+/* The compiler's hooks, which kernel/kft.c provides. */
+void __cyg_profile_func_enter(void *fn, void *site);
+void __cyg_profile_func_exit(void *fn, void *site);
+
+static noinline int kft_test_mod_leaf(int i)
+{
+	barrier();	/* a real call, not folded into its caller */
+	return 2 * i + 1;
+}
+
+static noinline int kft_test_mod_work(int n)
+{
+	int i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += kft_test_mod_leaf(i);
+	return sum;
+}
+
+struct kft_test_mod_count {
+	unsigned int calls, nops, other;
+};
+
+static void kft_test_mod_count(struct kft_test_mod_count *c,
+			       const unsigned long *loc, unsigned int n,
+			       void *hook)
+{
+	static const u8 nop[CALL_INSN_SIZE] = { BYTES_NOP5 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const u8 *site = (const u8 *)loc[i];
+
+		/* Init code keeps its calls, and is gone by now. */
+		if (!within_module_mem_type(loc[i], THIS_MODULE, MOD_TEXT))
+			continue;
+		if (!memcmp(site, text_gen_insn(CALL_INSN_OPCODE, site, hook),
+			    CALL_INSN_SIZE))
+			c->calls++;
+		else if (!memcmp(site, nop, CALL_INSN_SIZE))
+			c->nops++;
+		else
+			c->other++;
+	}
+}
+
+static int kft_test_mod_show(struct seq_file *m, void *v)
+{
+	struct kft_test_mod_count c = { };
+
+	seq_printf(m, "work %d\n", kft_test_mod_work(3));
+	kft_test_mod_count(&c, THIS_MODULE->kft_enter_loc,
+			   THIS_MODULE->num_kft_enter_loc,
+			   __cyg_profile_func_enter);
+	kft_test_mod_count(&c, THIS_MODULE->kft_exit_loc,
+			   THIS_MODULE->num_kft_exit_loc,
+			   __cyg_profile_func_exit);
+	seq_printf(m, "sites: calls %u nops %u other %u\n",
+		   c.calls, c.nops, c.other);
+	return 0;
+}
+
+static struct proc_dir_entry *kft_test_mod_file;
+
+static int __init kft_test_mod_init(void)
+{
+	kft_test_mod_file = proc_create_single("kft_test_mod", 0444, NULL,
+					       kft_test_mod_show);
+	return kft_test_mod_file ? 0 : -ENOMEM;
+}
+
+static void __exit kft_test_mod_exit(void)
+{
+	proc_remove(kft_test_mod_file);
+}
+
+module_init(kft_test_mod_init);
+module_exit(kft_test_mod_exit);
+MODULE_DESCRIPTION("KFT test module: hook sites and a call tree to trace");
+MODULE_LICENSE("GPL");

@@ -42,6 +42,7 @@ enum kft_reason {
 	KFT_BY_TIME,
 	KFT_BY_FULL,
 	KFT_BY_BOOT,		/* a boot run with no start trigger */
+	KFT_BY_UNLOAD,		/* a module it names is unloading */
 };
 
 /* One recorded call: 24 bytes. */
@@ -150,6 +151,7 @@ struct kft_run {
 
 	unsigned long nr_logged;	/* valid, sorted entries; set by finish */
 	bool finished;
+	bool names_gone;		/* names unloaded code: not to be armed */
 };
 
 extern int kft_state;
@@ -223,6 +225,8 @@ void kft_run_install(struct kft_run *run);
 int kft_run_prime(void);
 int kft_run_start(void);
 int kft_run_stop(void);
+bool kft_run_forget(bool (*gone)(unsigned long addr, const void *arg),
+		    const void *arg);
 int kft_run_clear(void);
 void kft_run_finish(struct kft_run *run);
 unsigned long kft_run_counter(enum kft_counter c);

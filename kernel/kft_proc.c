@@ -93,6 +93,9 @@ static int kft_command(const char *cmd)
 		ret = cmds[i].fn();
 		if (ret == -ENOENT)
 			kft_error("%s: no run registered", cmd);
+		else if (ret == -ESTALE)
+			kft_error("%s: the run names functions of an unloaded module: write a new config",
+				  cmd);
 		else if (ret)
 			kft_error("%s: %s", cmd, cmds[i].refused);
 		else
@@ -188,6 +191,9 @@ static void kft_show_reason(struct seq_file *m, enum kft_reason why,
 		break;
 	case KFT_BY_BOOT:
 		seq_puts(m, "kernel start");
+		break;
+	case KFT_BY_UNLOAD:
+		seq_puts(m, "unloading a module it names");
 		break;
 	default:
 		seq_puts(m, "nothing");

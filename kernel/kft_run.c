@@ -10,6 +10,7 @@
  */
 #include <linux/clocksource.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/slab.h>
@@ -291,6 +292,8 @@ int kft_run_prime(void)
 	lockdep_assert_held(&kft_mutex);
 	if (!run)
 		return -ENOENT;
+	if (run->names_gone)
+		return -ESTALE;
 	if (kft_state != KFT_CONFIGURED)
 		return -EBUSY;
 	kft_run_arm();
@@ -306,6 +309,8 @@ int kft_run_start(void)
 	lockdep_assert_held(&kft_mutex);
 	if (!run)
 		return -ENOENT;
+	if (run->names_gone)
+		return -ESTALE;
 	if (kft_state == KFT_CONFIGURED)
 		kft_run_arm();
 	if (kft_state != KFT_PRIMED)
@@ -314,14 +319,11 @@ int kft_run_start(void)
 	return 0;
 }
 
-int kft_run_stop(void)
+/* Stop an armed run, for why (user action, or unloading a module). */
+static int kft_run_end(struct kft_run *run, enum kft_reason why)
 {
-	struct kft_run *run = kft_run;
 	int state;
 
-	lockdep_assert_held(&kft_mutex);
-	if (!run)
-		return -ENOENT;
 	do {
 		state = READ_ONCE(kft_state);
 		if (state == KFT_STARTING) {	/* a trigger is firing */
@@ -333,13 +335,97 @@ int kft_run_stop(void)
 	} while (cmpxchg(&kft_state, state, KFT_COMPLETE) != state);
 	if (state == KFT_TRIGGERED) {
 		run->stop_ns = kft_clock();
-		run->stop_reason = KFT_BY_USER;
+		run->stop_reason = why;
 		run->stop_fn = 0;
 	}
 	kft_sync();
 	kft_sites_disarmed();
 	return 0;
 }
+
+int kft_run_stop(void)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (!kft_run)
+		return -ENOENT;
+	return kft_run_end(kft_run, KFT_BY_USER);
+}
+
+static bool kft_fref_gone(const struct kft_fref *f,
+			  bool (*gone)(unsigned long addr, const void *arg),
+			  const void *arg)
+{
+	return f->addr && gone(f->addr, arg);
+}
+
+static bool kft_trigger_gone(const struct kft_trigger *t,
+			     bool (*gone)(unsigned long addr, const void *arg),
+			     const void *arg)
+{
+	return (t->kind == KFT_TRIGGER_ENTRY || t->kind == KFT_TRIGGER_EXIT) &&
+	       kft_fref_gone(&t->fn, gone, arg);
+}
+
+/*
+ * Code is going away (a module unloading), and other code may later load
+ * at its addresses.  If the run names a function there (gone() says which
+ * addresses), it is stopped if armed and refused prime and start until a
+ * new config replaces it: it could only fire or filter on the wrong
+ * function.  Returns whether the run named one.
+ */
+bool kft_run_forget(bool (*gone)(unsigned long addr, const void *arg),
+		    const void *arg)
+{
+	struct kft_run *run = kft_run;
+	unsigned int i;
+	bool named;
+
+	lockdep_assert_held(&kft_mutex);
+	if (!run || run->names_gone)
+		return false;
+	named = kft_trigger_gone(&run->cfg.start, gone, arg) ||
+		kft_trigger_gone(&run->cfg.stop, gone, arg);
+	for (i = 0; !named && i < run->cfg.nfuncs; i++)
+		named = kft_fref_gone(&run->cfg.funcs[i], gone, arg);
+	if (!named)
+		return false;
+	run->names_gone = true;
+	if (kft_state_armed(READ_ONCE(kft_state)))
+		kft_run_end(run, KFT_BY_UNLOAD);
+	return true;
+}
+
+#ifdef CONFIG_MODULES
+static bool kft_in_module(unsigned long addr, const void *mod)
+{
+	return within_module(addr, mod);
+}
+
+static int kft_run_module_going(struct notifier_block *nb,
+				unsigned long state, void *data)
+{
+	struct module *mod = data;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&kft_mutex);
+	if (kft_run_forget(kft_in_module, mod))
+		kft_error("run %u names functions of module %s, which is unloading: stopped; write a new config",
+			  kft_run->id, mod->name);
+	mutex_unlock(&kft_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block kft_run_module_nb = {
+	.notifier_call = kft_run_module_going,
+};
+
+static int __init kft_run_watch_modules(void)
+{
+	return register_module_notifier(&kft_run_module_nb);
+}
+late_initcall(kft_run_watch_modules);
+#endif
 
 /* Empty the log and go back to configured, keeping the config. */
 int kft_run_clear(void)

@@ -1,9 +1,9 @@
 #!/bin/sh
-# The hooks' call sites in a module (/lib/kft_test_mod.ko): NOPs when it
-# comes in while the kernel's are, calls while a run is armed, NOPs again
-# after it; a trace of the module's own functions; unloaded, then loaded
-# again while a run is armed.  /proc/kft_test_mod says what the module's
-# sites hold, read from its text.
+# A module (/lib/kft_test_mod.ko) and KFT.  Its hook call sites: NOPs
+# when it comes in while the kernel's are, calls while a run is armed,
+# NOPs again after it; /proc/kft_test_mod says what they hold, read from
+# its text.  A trace of its own functions.  Unloaded while a run names it,
+# then loaded again while a run is armed.
 . /tests/lib.sh
 mod_sites() { cat /proc/kft_test_mod | sed -n 's/^sites: //p'; }
 mod_sites_are() {	# mod_sites_are calls|nops: all of them, and some
@@ -41,10 +41,18 @@ echo "=== end"
 check after-run-nops sites_become NOPs
 check after-run-mod-nops mod_sites_are nops
 
+# Unloaded while a run names its function: the run stops, says why, and
+# is refused until a new config replaces it.
+printf 'new\nfilter funclist kft_test_mod_work\nend\n' > /proc/kft
+echo start > /proc/kft
+check unload rmmod kft_test_mod
+check unload-stops sh -c 'cat /proc/kft | grep -q "^Logging stopped at [0-9]* usec by unloading a module it names$"'
+check unload-says sh -c 'cat /proc/kft | grep -q "names functions of module kft_test_mod, which is unloading"'
+check unload-refused sh -c 'echo clear > /proc/kft && ! echo prime > /proc/kft'
+check unlisted sh -c '! cat /proc/kft | grep -q "in 1 module"'
+
 # Unloaded: arming and disarming leave its (freed) text alone.  Runs from
 # here on trigger on a system call nothing here makes.
-check unload rmmod kft_test_mod
-check unlisted sh -c '! cat /proc/kft | grep -q "module"'
 printf 'new\ntrigger start entry __x64_sys_sched_yield\nend\n' > /proc/kft
 echo prime > /proc/kft
 check rearm-unloaded sites_are calls

@@ -573,6 +573,51 @@ static void test_replace_and_clear(void)
 	       "its new log has its own time base");
 }
 
+/* kft_run_forget()'s gone(): the code of one function is going away. */
+static bool fn_gone(unsigned long addr, const void *arg)
+{
+	return addr == (unsigned long)arg;
+}
+
+/* A module a run names unloads: the run stops and cannot be armed again. */
+static void test_forget_unloaded(void)
+{
+	struct kft_run *run;
+	bool named;
+
+	run = load("new\ntrigger start entry fn_b\nfilter funclist fn_a fn_c\nend\n");
+	cmd(kft_run_prime);
+	mutex_lock(&kft_mutex);
+	named = kft_run_forget(fn_gone, fn(D));
+	mutex_unlock(&kft_mutex);
+	tap_ok(!named && kft_state == KFT_PRIMED && !run->names_gone,
+	       "unloading code the run does not name changes nothing");
+
+	enter(B);				/* triggered */
+	mutex_lock(&kft_mutex);
+	named = kft_run_forget(fn_gone, fn(C));	/* in the funclist */
+	mutex_unlock(&kft_mutex);
+	leave(B);
+	tap_ok(named && kft_state == KFT_COMPLETE &&
+	       run->stop_reason == KFT_BY_UNLOAD && run->names_gone,
+	       "unloading a function the funclist names stops the run, saying why");
+	tap_ok(cmd(kft_run_clear) == 0 && cmd(kft_run_prime) == -ESTALE &&
+	       cmd(kft_run_start) == -ESTALE && kft_state == KFT_CONFIGURED,
+	       "that run is refused prime and start, cleared or not: -ESTALE");
+
+	load("new\ntrigger start entry fn_b\nend\n");
+	mutex_lock(&kft_mutex);
+	named = kft_run_forget(fn_gone, fn(B));	/* its start trigger */
+	mutex_unlock(&kft_mutex);
+	tap_ok(named && kft_state == KFT_CONFIGURED &&
+	       cmd(kft_run_prime) == -ESTALE,
+	       "a configured run naming it in a trigger is refused prime");
+	run = load("new\ntrigger start entry fn_a\nend\n");
+	tap_ok(cmd(kft_run_prime) == 0 && kft_state == KFT_PRIMED,
+	       "a new config replaces it and primes");
+	cmd(kft_run_stop);
+}
+
 int main(void)
 {
 	int f;
@@ -592,5 +637,6 @@ int main(void)
 	test_tasks_cpus_irqs();
 	test_stack_watch();
 	test_replace_and_clear();
+	test_forget_unloaded();
 	return tap_done();
 }

@@ -71,6 +71,16 @@ static bool kft_site_gone(unsigned long site)
 	       init_section_contains((void *)site, KFT_SITE_SIZE);
 }
 
+/* A module's init text keeps its calls: it runs once, then is freed. */
+static bool kft_site_in_module_text(unsigned long site, struct module *mod)
+{
+#ifdef CONFIG_MODULES
+	return within_module_mem_type(site, mod, MOD_TEXT);
+#else
+	return false;
+#endif
+}
+
 /* A site holding neither the call nor the NOP: counted, the first named. */
 static void kft_site_unexpected(unsigned long site, bool early)
 {
@@ -99,7 +109,7 @@ static void kft_sites_set_table(const struct kft_site_table *t,
 	for (p = t->start; p < t->stop; p++) {
 		unsigned long site = *p;
 
-		if (mod ? !within_module_mem_type(site, mod, MOD_TEXT) :
+		if (mod ? !kft_site_in_module_text(site, mod) :
 			  kft_site_gone(site))
 			continue;
 		kft_arch_site_insn(want, site, live ? t->hook : NULL);

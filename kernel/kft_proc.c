@@ -94,7 +94,7 @@ static int kft_command(const char *cmd)
 		if (ret == -ENOENT)
 			kft_error("%s: no run registered", cmd);
 		else if (ret == -ESTALE)
-			kft_error("%s: the run names functions of an unloaded module: write a new config",
+			kft_error("%s: the run names an unloaded module: write a new config",
 				  cmd);
 		else if (ret)
 			kft_error("%s: %s", cmd, cmds[i].refused);

@@ -410,7 +410,7 @@ static int kft_run_module_going(struct notifier_block *nb,
 		return NOTIFY_DONE;
 	mutex_lock(&kft_mutex);
 	if (kft_run_forget(kft_in_module, mod))
-		kft_error("run %u names functions of module %s, which is unloading: stopped; write a new config",
+		kft_error("run %u names module %s, unloading: stopped; write a new config",
 			  kft_run->id, mod->name);
 	mutex_unlock(&kft_mutex);
 	return NOTIFY_OK;

@@ -47,8 +47,8 @@ printf 'new\nfilter funclist kft_test_mod_work\nend\n' > /proc/kft
 echo start > /proc/kft
 check unload rmmod kft_test_mod
 check unload-stops sh -c 'cat /proc/kft | grep -q "^Logging stopped at [0-9]* usec by unloading a module it names$"'
-check unload-says sh -c 'cat /proc/kft | grep -q "names functions of module kft_test_mod, which is unloading"'
-check unload-refused sh -c 'echo clear > /proc/kft && ! echo prime > /proc/kft'
+check unload-says sh -c 'cat /proc/kft | grep -q "last error: run [0-9]* names module kft_test_mod, unloading: stopped; write a new config"'
+check unload-refused sh -c 'echo clear > /proc/kft && ! echo prime > /proc/kft && cat /proc/kft | grep -q "last error: prime: the run names an unloaded module"'
 check unlisted sh -c '! cat /proc/kft | grep -q "in 1 module"'
 
 # Unloaded: arming and disarming leave its (freed) text alone.  Runs from

@@ -14,8 +14,8 @@
  *    the kernel's int3-based live patching (text_poke_queue());
  *  - once no run has been armed for two seconds, they become NOPs again:
  *    a run stopped and armed again at once costs no patching.  The end of
- *    a run starts the 1 s poll that decides this, and the poll stops
- *    while a run is armed, so that KFT's own work is not in its logs.
+ *    a run starts the 1 s poll that decides this, and arming a run
+ *    cancels it, so that KFT's own work is not in its logs.
  *
  * A site is changed only if it holds what it should: the call, or the NOP.
  * Anything else is left alone and counted.  Sites in init memory are left

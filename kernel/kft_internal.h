@@ -225,8 +225,9 @@ void kft_run_install(struct kft_run *run);
 int kft_run_prime(void);
 int kft_run_start(void);
 int kft_run_stop(void);
-bool kft_run_forget(bool (*gone)(unsigned long addr, const void *arg),
-		    const void *arg);
+/* Is the code at addr going away?  arg: what is (a module). */
+typedef bool (*kft_gone_fn)(unsigned long addr, const void *arg);
+bool kft_run_forget(kft_gone_fn gone, const void *arg);
 int kft_run_clear(void);
 void kft_run_finish(struct kft_run *run);
 unsigned long kft_run_counter(enum kft_counter c);

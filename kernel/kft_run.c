@@ -262,9 +262,10 @@ static void kft_run_free(struct kft_run *run)
 void kft_run_install(struct kft_run *run)
 {
 	struct kft_run *old = kft_run;
-	bool was_armed = kft_state_armed(kft_state);
+	bool was_armed;
 
 	lockdep_assert_held(&kft_mutex);
+	was_armed = kft_state_armed(kft_state);
 	WRITE_ONCE(kft_state, KFT_NONE);
 	kft_sync();
 	kft_reset_cpus();
@@ -351,15 +352,13 @@ int kft_run_stop(void)
 	return kft_run_end(kft_run, KFT_BY_USER);
 }
 
-static bool kft_fref_gone(const struct kft_fref *f,
-			  bool (*gone)(unsigned long addr, const void *arg),
+static bool kft_fref_gone(const struct kft_fref *f, kft_gone_fn gone,
 			  const void *arg)
 {
 	return f->addr && gone(f->addr, arg);
 }
 
-static bool kft_trigger_gone(const struct kft_trigger *t,
-			     bool (*gone)(unsigned long addr, const void *arg),
+static bool kft_trigger_gone(const struct kft_trigger *t, kft_gone_fn gone,
 			     const void *arg)
 {
 	return (t->kind == KFT_TRIGGER_ENTRY || t->kind == KFT_TRIGGER_EXIT) &&
@@ -373,8 +372,7 @@ static bool kft_trigger_gone(const struct kft_trigger *t,
  * new config replaces it: it could only fire or filter on the wrong
  * function.  Returns whether the run named one.
  */
-bool kft_run_forget(bool (*gone)(unsigned long addr, const void *arg),
-		    const void *arg)
+bool kft_run_forget(kft_gone_fn gone, const void *arg)
 {
 	struct kft_run *run = kft_run;
 	unsigned int i;

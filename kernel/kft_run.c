@@ -88,12 +88,11 @@ void kft_clock_setup(void)
 }
 
 /*
- * Bounds on the cycle rate of a boot run until the kernel has measured it:
+ * Until the kernel has measured the cycle rate of a boot run, the hooks use
+ * the architecture's bounds on it (KFT_ARCH_BOOT_KHZ_LO/HI in asm/kft.h):
  * the provisional limits keep more calls rather than fewer, and
  * kft_run_finish() applies the exact ones.
  */
-#define KFT_BOOT_KHZ_LO		400000U		/* 400 MHz */
-#define KFT_BOOT_KHZ_HI		10000000U	/* 10 GHz */
 #define KFT_MAX_LIMIT_NS	BIT_ULL(52)	/* keeps products in 64 bits */
 
 static notrace u64 kft_ns_to_cycles(u64 ns, u32 khz)
@@ -116,7 +115,7 @@ static u64 kft_cycles_to_ns(u64 cycles, u32 khz)
 void notrace kft_run_set_limits(struct kft_run *run)
 {
 	const struct kft_config *cfg = &run->cfg;
-	u32 khz, lo = KFT_BOOT_KHZ_LO, hi = KFT_BOOT_KHZ_HI;
+	u32 khz, lo = KFT_ARCH_BOOT_KHZ_LO, hi = KFT_ARCH_BOOT_KHZ_HI;
 
 	if (!run->clock_raw) {
 		run->min_len = cfg->mintime_ns;

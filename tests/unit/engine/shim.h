@@ -154,6 +154,9 @@ extern unsigned long shim_tsc_khz, shim_boot_khz;
 #define kft_arch_cycles()		shim_tsc
 #define kft_arch_cycles_khz()		shim_tsc_khz
 #define kft_arch_boot_cycles_khz()	shim_boot_khz
+/* x86's bounds, which the boot run cases are worked out for. */
+#define KFT_ARCH_BOOT_KHZ_LO		400000U
+#define KFT_ARCH_BOOT_KHZ_HI		10000000U
 void clocks_calc_mult_shift(u32 *mult, u32 *shift, u32 from, u32 to,
 			    u32 maxsec);
 

@@ -44,6 +44,13 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 	return boot_cpu_has(X86_FEATURE_TSC) ? tsc_khz : 0;
 }
 
+/*
+ * Bounds on the TSC's rate while a boot run waits for its calibration:
+ * filters keep more calls rather than fewer until it is known.
+ */
+#define KFT_ARCH_BOOT_KHZ_LO	400000U		/* 400 MHz */
+#define KFT_ARCH_BOOT_KHZ_HI	10000000U	/* 10 GHz */
+
 #ifdef CONFIG_KFT_NOP_SITES
 #include <linux/string.h>
 #include <asm/nops.h>
@@ -51,9 +58,11 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 
 /*
  * A hook's call site (kernel/kft_sites.c) is a 5-byte CALL rel32, or a
- * 5-byte NOP in its place while no run is armed.
+ * 5-byte NOP in its place while no run is armed.  Kernel text is writable
+ * before start_kernel(): the first NOPs are written there.
  */
 #define KFT_SITE_SIZE	CALL_INSN_SIZE
+#define KFT_ARCH_SITES_BEFORE_START
 
 static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 {

@@ -13,7 +13,10 @@ KSRC_DEFAULT = $(KFT_CACHE)/src/linux-source-6.12
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-6.12 \
-	file kmod rsync sparse libclang-rt-14-dev python3 time
+	file kmod rsync sparse libclang-rt-14-dev python3 time \
+	gcc-aarch64-linux-gnu qemu-system-arm
+# Guest architectures other than the host's; their busybox comes from Debian.
+GUEST_ARCHES := arm64
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd
@@ -70,6 +73,12 @@ $(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c
 
+# The kernel build's hook-site lister (scripts/kftsites), sanitized for its
+# tests.
+$(BUILD)/asan/kftsites: scripts/kftsites.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) -o $@ scripts/kftsites.c -lelf
+
 # The benchmark's synthetic log generator.
 $(BUILD)/genlog: bench/genlog.c
 	@mkdir -p $(@D)
@@ -109,6 +118,7 @@ deps:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@for a in $(GUEST_ARCHES); do tests/lib/guest-busybox.sh $$a >/dev/null; done
 
 # --- putting KFT into a kernel tree -----------------------------------------
 
@@ -123,7 +133,8 @@ patch:
 
 # --- tests ------------------------------------------------------------------
 
-UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(BUILD)/fuzz_config $(BUILD)/asan/mkkftrun $(BUILD)/genlog
+UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(BUILD)/fuzz_config $(BUILD)/asan/mkkftrun \
+	$(BUILD)/asan/kftsites $(BUILD)/genlog
 
 check-unit: tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh unit

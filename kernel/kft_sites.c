@@ -4,14 +4,15 @@
  *
  * Every instrumented function calls both hooks.  With no run armed a hook
  * returns at once, but the two calls alone made an idle KFT kernel's
- * system calls take twice as long.  objtool --kft lists the call sites
- * (__kft_enter_loc, __kft_exit_loc); like ftrace's mcount sites, they are
- * NOPs while no run is armed:
+ * system calls take twice as long.  objtool --kft on x86, scripts/kftsites
+ * elsewhere, lists the call sites (__kft_enter_loc, __kft_exit_loc); like
+ * ftrace's mcount sites, they are NOPs while no run is armed:
  *
- *  - before start_kernel(), if no boot run is primed, every site becomes a
- *    NOP (one CPU, interrupts off: plain stores);
+ *  - if no boot run is primed, every site becomes a NOP: before
+ *    start_kernel() where the architecture can write its text then (one
+ *    CPU, interrupts off: plain stores), else at early_initcall;
  *  - before a run is armed, every site becomes its call again, through
- *    the kernel's int3-based live patching (text_poke_queue());
+ *    the architecture's live patching (asm/kft.h: kft_arch_site_poke());
  *  - once no run has been armed for two seconds, they become NOPs again:
  *    a run stopped and armed again at once costs no patching.  The end of
  *    a run starts the 1 s poll that decides this, and arming a run
@@ -233,10 +234,33 @@ static void kft_sites_set(bool live, bool early)
 	WRITE_ONCE(kft_sites_live, live);
 }
 
+#ifdef KFT_ARCH_SITES_BEFORE_START
 void __init kft_sites_boot(void)
 {
 	kft_sites_set(false, true);
 }
+#else
+static bool kft_sites_nop_early __initdata;
+
+void __init kft_sites_boot(void)
+{
+	kft_sites_nop_early = true;
+}
+
+/* Still one CPU, and no run can be armed before kft_proc's initcall. */
+static int __init kft_sites_early(void)
+{
+	if (!kft_sites_nop_early)
+		return 0;
+	mutex_lock(&kft_mutex);
+	mutex_lock(&text_mutex);
+	kft_sites_set(false, false);
+	mutex_unlock(&text_mutex);
+	mutex_unlock(&kft_mutex);
+	return 0;
+}
+early_initcall(kft_sites_early);
+#endif
 
 /* Before a run is armed: the hooks are called again. */
 void kft_sites_arm(void)

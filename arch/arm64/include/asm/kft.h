@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel Function Trace, arm64 part: the clock the hooks read, and the
+ * instructions at the hooks' call sites.
+ *
+ * The generic timer's virtual counter is readable at EL1 from the first
+ * instruction, at the rate firmware programmed in CNTFRQ_EL0, so a boot
+ * run has real times from start_kernel() on.  EL2 setup zeroes CNTVOFF_EL2,
+ * so under VHE it is the count the clocksource driver uses too.
+ */
+#ifndef _ASM_ARM64_KFT_H
+#define _ASM_ARM64_KFT_H
+
+#include <linux/percpu.h>
+#include <asm/arch_timer.h>
+
+static __always_inline u64 kft_arch_cycles(void)
+{
+	return __arch_counter_get_cntvct();
+}
+
+/*
+ * Rate of kft_arch_cycles() in kHz, or 0 when it is not a usable clock: a
+ * CPU whose counter needs an erratum workaround reads it another way.
+ * Called when a run is armed, not from the hooks.
+ */
+static inline unsigned long kft_arch_cycles_khz(void)
+{
+#ifdef CONFIG_ARM_ARCH_TIMER_OOL_WORKAROUND
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (per_cpu(timer_unstable_counter_workaround, cpu))
+			return 0;
+#endif
+	return arch_timer_get_rate() / 1000;
+}
+
+/*
+ * The same for a boot run, from the first instruction.  The hooks call it
+ * while the limits are provisional, so it reads only the register.
+ */
+static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
+{
+	return arch_timer_get_cntfrq() / 1000;
+}
+
+/*
+ * Bounds on the boot run's counter rate while CNTFRQ_EL0 reads 0 (firmware
+ * left it to the device tree): ARMv8 counters run at 1 MHz to 1 GHz.
+ */
+#define KFT_ARCH_BOOT_KHZ_LO	1000U
+#define KFT_ARCH_BOOT_KHZ_HI	1000000U
+
+#ifdef CONFIG_KFT_NOP_SITES
+#include <linux/smp.h>
+#include <linux/sizes.h>
+#include <linux/string.h>
+#include <asm/insn.h>
+#include <asm/patching.h>
+
+/*
+ * A hook's call site (kernel/kft_sites.c, listed by scripts/kftsites) is a
+ * BL, or a NOP in its place while no run is armed.  The first NOPs are
+ * written at early_initcall: before that, text is read-only and the fixmap
+ * the patching goes through does not exist.
+ */
+#define KFT_SITE_SIZE	AARCH64_INSN_SIZE
+
+static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
+{
+	unsigned long to = (unsigned long)hook;
+	long off = to - site;
+	__le32 le;
+
+	if (!hook)
+		le = cpu_to_le32(aarch64_insn_gen_nop());
+	else if (off >= -SZ_128M && off < SZ_128M)
+		le = cpu_to_le32(aarch64_insn_gen_branch_imm(site, to,
+							     AARCH64_INSN_BRANCH_LINK));
+	else			/* a module's call through a PLT: left alone */
+		le = cpu_to_le32(AARCH64_BREAK_FAULT);
+	memcpy(insn, &le, sizeof(le));
+}
+
+/* BL and NOP may be swapped while other CPUs run them, as ftrace does. */
+static inline void kft_arch_site_poke(void *site, const u8 *insn)
+{
+	__le32 le;
+
+	memcpy(&le, insn, sizeof(le));
+	aarch64_insn_patch_text_nosync(site, le32_to_cpu(le));
+}
+
+/* Every CPU runs the new code before a run is armed. */
+static inline void kft_arch_site_poke_done(void)
+{
+	kick_all_cpus_sync();
+}
+#endif
+
+#endif /* _ASM_ARM64_KFT_H */

@@ -1,19 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# End to end, with GCC and with Clang: build the reference KFT kernel, boot
-# it in QEMU (GCC on 1, 2 and 4 CPUs, Clang on 2), and
+# End to end, on each architecture (KFT_ARCHES: x86_64 arm64), with GCC and
+# with Clang: build the reference KFT kernel, boot it in QEMU (x86_64 GCC on
+# 1, 2 and 4 CPUs, everything else on 2), and
 #  - trace one openat() of a guest program from entry to exit of
-#    __x64_sys_openat (configured by name through /proc/kft), bring the log
-#    back, resolve it with addr2sym and check what it says;
+#    __x64_sys_openat or __arm64_sys_openat (configured by name through
+#    /proc/kft), bring the log back, resolve it with addr2sym and check what
+#    it says;
 #  - drive /proc/kft as a user would (tests/guest/control.sh): configs in
-#    pieces, refusals that change nothing, commands, round trip.
+#    pieces, refusals that change nothing, commands, round trip;
+#  - every trigger and filter, a stack watch, a quiet run, a stress run.
+# Test names start with the arch, compiler and CPUs: "arm64 gcc 2cpu: ...".
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 . tests/lib/tap.sh
+. tests/lib/common.sh
 BUILD=${BUILD:-build}
 COMPILERS=${KFT_COMPILERS:-gcc clang}
+ARCHES=${KFT_ARCHES:-x86_64 arm64}
 
 # The runs of tests/guest/filters.sh, one resolved log each.
 filter_checks() {
@@ -27,13 +33,13 @@ filter_checks() {
 	data() { awk '/^------/ { d = 1; next } d && NF >= 6' "$out/run-$1.sym"; }
 
 	f=$(data funclist | awk '{ print $4 }' | sort -u | tr '\n' ' ')
-	[ "$f" = "__x64_sys_openat do_filp_open do_sys_openat2 getname " ]
+	[ "$f" = "${SYS}openat do_filp_open do_sys_openat2 getname " ]
 	ok $? "$cc: funclist leaves only the listed functions and the trigger ($f)"
-	data mintime | awk '$4 != "__x64_sys_openat" && $2 >= 0 && $2 < 20 { bad = 1 } END { exit bad || NR < 2 }'
+	data mintime | awk -v t="${SYS}openat" '$4 != t && $2 >= 0 && $2 < 20 { bad = 1 } END { exit bad || NR < 2 }'
 	ok $? "$cc: mintime 20 leaves nothing shorter"
 	grep -q '^Execution time filter count = [1-9]' "$out/run-mintime.sym"
 	ok $? "$cc: mintime counts what it filtered"
-	data maxtime | awk '$4 != "__x64_sys_openat" && $2 > 2 { bad = 1 } END { exit bad || NR < 5 }'
+	data maxtime | awk -v t="${SYS}openat" '$4 != t && $2 > 2 { bad = 1 } END { exit bad || NR < 5 }'
 	ok $? "$cc: maxtime 2 leaves nothing longer"
 	data noints | awk '$3 == -1 { bad = 1 } END { exit bad || NR < 100 }'
 	ok $? "$cc: noints leaves no interrupt calls ($(data noints | wc -l) calls)"
@@ -49,7 +55,7 @@ filter_checks() {
 	ok $? "$cc: time triggers: asked start $asked for ${after} us, got $started to $stopped"
 	data time | awk -v s="$started" -v a="$asked" '{ if ($2 >= 0 && $2 < 1000) bad = 1 } END { exit bad }'
 	ok $? "$cc: time run: mintime 1ms holds"
-	[ "$(data autorepeat | awk '$4 == "__x64_sys_sched_yield"' | wc -l)" = 5 ]
+	[ "$(data autorepeat | awk -v t="${SYS}sched_yield" '$4 == t' | wc -l)" = 5 ]
 	ok $? "$cc: autorepeat: five start/stop rounds in one log"
 	data autorepeat | awk '$1 < last { bad = 1 } { last = $1 } END { exit bad }'
 	ok $? "$cc: autorepeat: one time base, entry times increase"
@@ -74,24 +80,25 @@ kernel_test() {
 	local cc=$1 kdir smp
 
 	kdir=$(tests/lib/kbuild.sh kft "$cc" | tail -n 1)
-	ok $? "$cc: reference KFT kernel builds" || return
-	[ -f "$kdir/arch/x86/boot/bzImage" ] || return
+	ok $? "$KFT_ARCH $cc: reference KFT kernel builds" || return
+	[ -f "$kdir/$KIMAGE" ] || return
 	for smp in $(smp_list "$cc"); do
 		boot_test "$cc" "$smp" "$kdir"
 	done
 }
 
-# GCC kernels on 1, 2 and 4 CPUs; Clang on 2 (KFT_SMP overrides both).
+# x86_64 GCC kernels on 1, 2 and 4 CPUs; the others on 2 (KFT_SMP
+# overrides).
 smp_list() {
 	if [ -n "${KFT_SMP:-}" ]; then echo "$KFT_SMP"
-	elif [ "$1" = gcc ]; then echo 1 2 4
+	elif [ "$KFT_ARCH-$1" = x86_64-gcc ]; then echo 1 2 4
 	else echo 2
 	fi
 }
 
 boot_test() {
-	local cc="$1 ${2}cpu" smp=$2 kdir=$3 out pid log
-	out=$BUILD/e2e/kernel-${1}-${smp}cpu
+	local cc="$KFT_ARCH $1 ${2}cpu" smp=$2 kdir=$3 out pid log
+	out=$BUILD/e2e/$(kft_arch_name kernel "$1" "${smp}cpu")
 
 	local steps=control,watch,filters,syscall,quiet
 	[ "$smp" -gt 1 ] && steps=$steps,stress
@@ -128,8 +135,8 @@ boot_test() {
 	pid=$(sed -n 's/^kft-do: pid \([0-9]*\)$/\1/p' "$log")
 	grep -q '^status: run id [0-9]*, primed, triggered, complete' "$log"
 	ok $? "$cc: /proc/kft says the run is complete"
-	grep -q 'Logging started at [0-9]* usec by entry to function __x64_sys_openat' "$log" &&
-	grep -q 'Logging stopped at [0-9]* usec by exit from function __x64_sys_openat' "$log"
+	grep -q "Logging started at [0-9]* usec by entry to function ${SYS}openat" "$log" &&
+	grep -q "Logging stopped at [0-9]* usec by exit from function ${SYS}openat" "$log"
 	ok $? "$cc: the log names the start and stop triggers"
 
 	sed -n '/^=== data$/,$p' "$log" | tail -n +2 > "$out/raw.log"
@@ -138,8 +145,8 @@ boot_test() {
 	awk -f tests/lib/calltree.awk "$out/resolved.log" > "$out/tree.txt"
 
 	read -r _ root rpid rdelta rcpu < <(grep '^root ' "$out/tree.txt")
-	[ "${root:-}" = __x64_sys_openat ]
-	ok $? "$cc: the first call is __x64_sys_openat (got ${root:-none})"
+	[ "${root:-}" = "${SYS}openat" ]
+	ok $? "$cc: the first call is ${SYS}openat (got ${root:-none})"
 	[ -n "$pid" ] && [ "${rpid:-}" = "$pid" ]
 	ok $? "$cc: it ran in the guest program's pid ($pid, got ${rpid:-none})"
 	awk -v d="${rdelta:-0}" 'BEGIN { exit !(d > 0 && d < 1000000) }'
@@ -149,7 +156,7 @@ boot_test() {
 		ok $? "$cc: callee $fn is in the trace"
 	done
 	grep -q '^child \(__se_sys_openat\|do_sys_open\|do_sys_openat2\)$' "$out/tree.txt"
-	ok $? "$cc: the openat implementation nests directly under __x64_sys_openat"
+	ok $? "$cc: the openat implementation nests directly under ${SYS}openat"
 	! grep '^error' "$out/tree.txt" >&2
 	ok $? "$cc: calls nest, entry times increase, callee durations add up"
 	# The system call's CPU runs only the program and interrupts until the
@@ -164,7 +171,10 @@ boot_test() {
 	ok $? "$cc: no entries lost"
 }
 
-for cc in $COMPILERS; do
-	kernel_test "$cc"
+for KFT_ARCH in $ARCHES; do
+	. tests/lib/arch.sh
+	for cc in $COMPILERS; do
+		kernel_test "$cc"
+	done
 done
 tap_done

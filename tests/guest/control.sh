@@ -11,8 +11,8 @@ check no-run sh -c 'cat /proc/kft | grep -q "No logging run registered"'
 # A config in three writes, functions by name (a system call no shell,
 # cat or grep here makes, so that only kft-do triggers the run).
 echo new > /proc/kft
-echo "trigger start entry __x64_sys_sched_yield" > /proc/kft
-printf 'trigger stop exit __x64_sys_sched_yield\nfilter noints\nend\n' > /proc/kft
+echo "trigger start entry ${SYS}sched_yield" > /proc/kft
+printf "trigger stop exit ${SYS}sched_yield\nfilter noints\nend\n" > /proc/kft
 check multi-write sh -c 'cat /proc/kft | grep -q "state: configured"'
 check named-fn sh -c 'cat /proc/kft | grep -q "trigger start entry 0x[0-9a-f]* # __[a-z0-9]*_sys_sched_yield"'
 status | sed -n '/^config:/,/^end/p' > /tmp/before

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Each trigger and filter on a real workload.  For each run, prints
 # "=== run NAME" then /proc/kft_data; the host checks the data.
+. /tests/lib.sh
 set -e
 run() {	# run NAME: print the finished run's log
 	if grep -q '^state: \(primed\|triggered\)' /proc/kft; then
@@ -10,8 +11,8 @@ run() {	# run NAME: print the finished run's log
 	cat /proc/kft_data
 }
 cfg() { printf 'new\n%s\nend\n' "$1" > /proc/kft; }
-openat='trigger start entry __x64_sys_openat
-trigger stop exit __x64_sys_openat'
+openat="trigger start entry ${SYS}openat
+trigger stop exit ${SYS}openat"
 
 cfg "$openat
 filter funclist do_sys_openat2 getname do_filp_open fend"
@@ -59,8 +60,8 @@ kft-do fork 1500 > /dev/null
 run time
 
 # autorepeat: five sched_yield calls, five start/stop rounds, one log.
-cfg "trigger start entry __x64_sys_sched_yield
-trigger stop exit __x64_sys_sched_yield
+cfg "trigger start entry ${SYS}sched_yield
+trigger stop exit ${SYS}sched_yield
 autorepeat"
 kft-do --prime yield 5 > /dev/null
 run autorepeat

@@ -3,12 +3,13 @@
 # parent's entry to kernel_clone() (do_fork() in the seeds' days) to the
 # return of its wait4(), configured by function name.  In between: the
 # fork, the child's execve() and exit, the parent's wait.
+. /tests/lib.sh
 set -e
 cat > /proc/kft <<CFG
 new
 begin
   trigger start entry kernel_clone
-  trigger stop exit __x64_sys_wait4
+  trigger stop exit ${SYS}wait4
   logentries 200000
 end
 CFG

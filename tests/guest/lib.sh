@@ -1,6 +1,12 @@
 #!/bin/sh
 # Helpers the guest test steps share (sourced as /tests/lib.sh).
 
+# The system call functions' prefix: __x64_sys_openat, __arm64_sys_openat.
+case $(uname -m) in
+aarch64) SYS=__arm64_sys_ ;;
+*) SYS=__x64_sys_ ;;
+esac
+
 check() {	# check NAME COMMAND...: prints "check NAME ok|FAIL"
 	name=$1
 	shift

@@ -53,7 +53,7 @@ check unlisted sh -c '! cat /proc/kft | grep -q "in 1 module"'
 
 # Unloaded: arming and disarming leave its (freed) text alone.  Runs from
 # here on trigger on a system call nothing here makes.
-printf 'new\ntrigger start entry __x64_sys_sched_yield\nend\n' > /proc/kft
+printf "new\ntrigger start entry ${SYS}sched_yield\nend\n" > /proc/kft
 echo prime > /proc/kft
 check rearm-unloaded sites_are calls
 echo stop > /proc/kft

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Trace one openat system call of a known process, from entry to exit of
 # its kernel function, configured by function name.
+. /tests/lib.sh
 set -e
 cat > /proc/kft <<CFG
 new
 begin
-  trigger start entry __x64_sys_openat
-  trigger stop exit __x64_sys_openat
+  trigger start entry ${SYS}openat
+  trigger stop exit ${SYS}openat
   logentries 20000
 end
 CFG

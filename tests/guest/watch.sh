@@ -1,8 +1,9 @@
 #!/bin/sh
 # watch worst-stack: every new low of the task stack inside one system call
 # keeps its call chain in the log, marked -2.
+. /tests/lib.sh
 set -e
-printf 'new\ntrigger start entry __x64_sys_sched_yield\ntrigger stop exit __x64_sys_sched_yield\nwatch worst-stack 16384\nend\n' > /proc/kft
+printf "new\ntrigger start entry ${SYS}sched_yield\ntrigger stop exit ${SYS}sched_yield\nwatch worst-stack 16384\nend\n" > /proc/kft
 kft-do --prime yield 1
 echo "=== status"
 cat /proc/kft

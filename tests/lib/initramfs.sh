@@ -1,20 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the guest initramfs: busybox-static, tests/guest/init as /init, the
-# guest test steps (tests/guest/*.sh -> /tests/) and the guest programs
-# (tests/guest/*.c, linked statically -> /bin/); any FILEs go to /lib/.
+# Build the guest initramfs for KFT_ARCH: busybox-static, tests/guest/init
+# as /init, the guest test steps (tests/guest/*.sh -> /tests/) and the guest
+# programs (tests/guest/*.c, linked statically -> /bin/); any FILEs go to
+# /lib/.  Another arch's busybox comes from Debian's busybox-static for it,
+# unpacked into the cache by tests/lib/guest-busybox.sh (make deps).
 #
 # usage: tests/lib/initramfs.sh OUTPUT.cpio.gz [FILE...]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
+. "$repo/tests/lib/arch.sh"
 
 out=${1:?output}
 shift
-busybox=$(command -v busybox || true)
+if [ "$KFT_ARCH" = x86_64 ]; then
+	busybox=$(command -v busybox || true)
+else
+	busybox=$("$repo/tests/lib/guest-busybox.sh" "$KFT_ARCH")
+fi
 [ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
-	kft_die "a static busybox is needed: apt-get install busybox-static"
+	kft_die "a static busybox for $KFT_ARCH is needed: make deps"
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -25,7 +32,7 @@ for s in "$repo"/tests/guest/*.sh; do
 	install -m 0755 "$s" "$root/tests/"
 done
 for c in "$repo"/tests/guest/*.c; do
-	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/$(basename "$c" .c)" "$c"
+	"$GUEST_CC" -static -O2 -Wall -Wextra -Werror -o "$root/bin/$(basename "$c" .c)" "$c"
 done
 for f in "$@"; do
 	install -m 0644 "$f" "$root/lib/"

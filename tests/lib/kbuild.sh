@@ -9,14 +9,15 @@
 #             In a fragment, @KFT_BUILD@ is the build directory, where a
 #             fragment's companion file X.conf is copied (a boot run file).
 #   COMPILER  gcc | clang                 (clang builds with LLVM=1)
-#   BASE      tiny (default: tinyconfig + tests/configs/base.config)
-#             | defconfig (x86_64_defconfig)
-# Prints the build directory (holding arch/x86/boot/bzImage, System.map,
-# vmlinux; with CONFIG_MODULES, the modules and Module.symvers for building
-# more) on the last line of stdout.
+#   BASE      tiny (default: tinyconfig + tests/configs/base-ARCH.config)
+#             | defconfig (the architecture's defconfig)
+# Prints the build directory (holding the boot image, System.map, vmlinux;
+# with CONFIG_MODULES, the modules and Module.symvers for building more) on
+# the last line of stdout.
 #
-# Environment: KFT_CACHE (default ~/.cache/kft) holds the kernel source,
-# build trees and ccache; KSRC overrides the kernel tree; JOBS.
+# Environment: KFT_ARCH (x86_64 or arm64, tests/lib/arch.sh); KFT_CACHE
+# (default ~/.cache/kft) holds the kernel source, build trees and ccache;
+# KSRC overrides the kernel tree; JOBS.
 set -euo pipefail
 
 variant=${1:?variant}
@@ -24,16 +25,18 @@ compiler=${2:?compiler}
 base=${3:-tiny}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
+. "$repo/tests/lib/arch.sh"
 
 ksrc=$(kft_kernel_tree)
-out=$KFT_CACHE/build/$variant-$compiler-$base
+name=$(kft_arch_name "$variant" "$compiler" "$base")
+out=$KFT_CACHE/build/$name
 mkdir -p "$out"
 
-makeargs=(-C "$ksrc" O="$out" ARCH=x86_64 -j"${JOBS:-$(nproc)}"
+makeargs=(-C "$ksrc" O="$out" ARCH="$KARCH" -j"${JOBS:-$(nproc)}"
 	  KBUILD_BUILD_TIMESTAMP="2025-01-01" KBUILD_BUILD_USER=kft
 	  KBUILD_BUILD_HOST=kft)
 case $compiler in
-gcc)   makeargs+=(CC="ccache gcc" HOSTCC="ccache gcc") ;;
+gcc)   makeargs+=(CROSS_COMPILE="$KCROSS" CC="ccache ${KCROSS}gcc" HOSTCC="ccache gcc") ;;
 clang) makeargs+=(LLVM=1 CC="ccache clang" HOSTCC="ccache clang") ;;
 *) kft_die "compiler must be gcc or clang, not $compiler" ;;
 esac
@@ -42,8 +45,9 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 
 case $base in
-tiny)      basetarget=tinyconfig; srcfrags=("$repo/tests/configs/base.config") ;;
-defconfig) basetarget=x86_64_defconfig; srcfrags=() ;;
+tiny)      basetarget=tinyconfig; srcfrags=("$repo/tests/configs/base-$KFT_ARCH.config") ;;
+defconfig) basetarget=defconfig; [ "$KFT_ARCH" = x86_64 ] && basetarget=x86_64_defconfig
+	   srcfrags=() ;;
 *) kft_die "base must be tiny or defconfig, not $base" ;;
 esac
 IFS=+ read -r -a parts <<< "$variant"
@@ -68,7 +72,7 @@ done
 stamp=$out/.kft-config-stamp
 want=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)-$base
 if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-	kft_log "configuring $variant-$compiler-$base"
+	kft_log "configuring $name"
 	make "${makeargs[@]}" -s $basetarget >&2
 	"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 	make "${makeargs[@]}" -s olddefconfig >&2
@@ -88,24 +92,24 @@ done
 for sym in "${!want_cfg[@]}"; do
 	if [ "${want_cfg[$sym]}" = unset ]; then
 		! grep -q "^$sym=" "$out/.config" ||
-			kft_die "$variant-$compiler-$base: $sym is set in .config"
+			kft_die "$name: $sym is set in .config"
 	else
 		grep -qxF -- "${want_cfg[$sym]}" "$out/.config" ||
-			kft_die "$variant-$compiler-$base: '${want_cfg[$sym]}' did not stick in .config"
+			kft_die "$name: '${want_cfg[$sym]}' did not stick in .config"
 	fi
 done
 
-kft_log "building $variant-$compiler-$base (log: $out/build.log)"
+kft_log "building $name (log: $out/build.log)"
 start=$SECONDS
-targets=(bzImage)
+targets=("$(basename "$KIMAGE")")
 grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
 if ! make "${makeargs[@]}" "${targets[@]}" > "$out/build.log" 2>&1; then
 	grep -E 'error|Error|undefined|warning:' "$out/build.log" | tail -30 >&2
-	kft_die "build of $variant-$compiler-$base failed; see $out/build.log"
+	kft_die "build of $name failed; see $out/build.log"
 fi
 if grep -q 'WARNING: modpost: .*section mismatch' "$out/build.log"; then
 	grep 'section mismatch' "$out/build.log" >&2
-	kft_die "$variant-$compiler-$base: section mismatch"
+	kft_die "$name: section mismatch"
 fi
-kft_log "built $variant-$compiler-$base in $((SECONDS - start)) s"
+kft_log "built $name in $((SECONDS - start)) s"
 echo "$out"

@@ -10,8 +10,9 @@
 #   -t SECS     timeout (default 300)
 #   -i FILE     initramfs (default: build it into OUTDIR)
 #   -m MEM      guest memory (default 512M)
-# BUILD_DIR holds arch/x86/boot/bzImage.  In OUTDIR: console.log (the
-# kernel's console), serial.out (what the guest framed), STEP.out and
+# BUILD_DIR holds the boot image of KFT_ARCH (tests/lib/arch.sh).  In
+# OUTDIR: console.log (the kernel's console), serial.out (what the guest
+# framed on a second serial port or virtio-console), STEP.out and
 # STEP.rc for each step, dmesg.out.  Exit status 0 only if the guest ran
 # every step and each returned 0; otherwise the console's tail is shown.
 # All virtual CPUs run in one host thread: QEMU 7.2's multi-threaded TCG
@@ -21,6 +22,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
+. "$repo/tests/lib/arch.sh"
 
 smp=1 append="" timeout=300 initrd="" mem=512M
 while getopts "s:a:t:i:m:" o; do
@@ -36,7 +38,7 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] BUILD_DIR OUTDIR STEPS"
 build=$1 outdir=$2 steps=$3
-kernel=$build/arch/x86/boot/bzImage
+kernel=$build/$KIMAGE
 [ -f "$kernel" ] || kft_die "no kernel at $kernel"
 mkdir -p "$outdir"
 rm -f "$outdir"/*.out "$outdir"/*.rc "$outdir/console.log"
@@ -45,14 +47,22 @@ if [ -z "$initrd" ]; then
 	"$repo/tests/lib/initramfs.sh" "$initrd"
 fi
 
+# The framed output: x86's second serial port; virt machines have one UART.
+if [ "$KFT_ARCH" = x86_64 ]; then
+	framed=(-serial "file:$outdir/serial.out")
+else
+	framed=(-device virtio-serial-device -chardev "file,id=kft,path=$outdir/serial.out"
+		-device virtconsole,chardev=kft)
+fi
+
 start=$SECONDS
 set +e
-timeout --foreground -k 5 "$timeout" qemu-system-x86_64 \
-	-machine pc -accel tcg,thread=${KFT_TCG_THREAD:-single} -cpu max -smp "$smp" -m "$mem" \
+timeout --foreground -k 5 "$timeout" "${QEMU[@]}" \
+	-accel tcg,thread=${KFT_TCG_THREAD:-single} -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
+	-append "console=$CONSOLE nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
 	-display none -monitor none -no-reboot \
-	-serial "file:$outdir/console.log" -serial "file:$outdir/serial.out" \
+	-serial "file:$outdir/console.log" "${framed[@]}" \
 	</dev/null >"$outdir/qemu.log" 2>&1
 qrc=$?
 set -e

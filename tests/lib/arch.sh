@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# What the test harness needs to know about each architecture it builds and
+# boots: one place.  Source it after common.sh; KFT_ARCH picks the
+# architecture (x86_64 by default, or arm64) and this sets:
+#   KARCH        the kernel's ARCH=
+#   KCROSS       CROSS_COMPILE= for GCC builds (empty for native)
+#   KIMAGE       the boot image, relative to the build directory
+#   GUEST_CC     the compiler for the guest's static programs
+#   SYS          the prefix of system call functions (__x64_sys_openat)
+#   QEMU         the emulator, with the machine and CPU
+#   CONSOLE      the kernel console device
+# kft_arch_name VARIANT COMPILER BASE prints the build directory's name.
+
+KFT_ARCH=${KFT_ARCH:-x86_64}
+case $KFT_ARCH in
+x86_64)
+	KARCH=x86_64 KCROSS= KIMAGE=arch/x86/boot/bzImage GUEST_CC=gcc
+	SYS=__x64_sys_ CONSOLE=ttyS0
+	QEMU=(qemu-system-x86_64 -machine pc -cpu max)
+	;;
+arm64)
+	KARCH=arm64 KCROSS=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image
+	GUEST_CC=aarch64-linux-gnu-gcc SYS=__arm64_sys_ CONSOLE=ttyAMA0
+	# pauth-impdef: QEMU's architected pointer authentication is slow.
+	QEMU=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on)
+	;;
+*)
+	echo "error: KFT_ARCH must be x86_64 or arm64, not $KFT_ARCH" >&2
+	exit 1
+	;;
+esac
+export KFT_ARCH
+
+# x86_64's build directories keep their names from before other arches.
+kft_arch_name() {
+	if [ "$KFT_ARCH" = x86_64 ]; then
+		echo "$1-$2-$3"
+	else
+		echo "$KFT_ARCH-$1-$2-$3"
+	fi
+}

@@ -27,7 +27,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
-	demo bench defconfig-builds clean help
+	demo bench bench-tools defconfig-builds clean help
 
 all: tools
 
@@ -39,6 +39,7 @@ help:
 	@echo "make install KSRC=DIR  install KFT into a Linux 6.12.y tree"
 	@echo "make patch             write $(BUILD)/kft-linux-6.12.patch (apply with patch -p1)"
 	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
+	@echo "make bench-tools       the host tools alone, on logs of every shape"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
 	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
@@ -150,6 +151,9 @@ demo: deps tools
 
 bench: deps tools
 	@BUILD=$(BUILD) bench/run.sh
+
+bench-tools: tools $(BUILD)/genlog
+	@BUILD=$(BUILD) BENCH_ONLY=tools bench/run.sh
 
 defconfig-builds: deps
 	tests/lib/kbuild.sh kft gcc defconfig

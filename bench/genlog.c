@@ -11,7 +11,19 @@
  * the calling function.  --uniform draws every function and caller
  * uniformly instead: the worst case for symbol lookups.
  *
- * usage: genlog [--uniform] LINES MAP LOG
+ * --shape gives the log a shape real logs have, which a tool must handle
+ * in time linear in the log's length:
+ *   plain   the above (the default)
+ *   open    calls that never exit: half the call trees are cut short, as a
+ *           stop cuts them, their open calls logged with duration -1, and
+ *           the next tree's calls come from the same tasks (autorepeat, or
+ *           a trace repeated end to end)
+ *   irq26   thousands of interrupt blocks as 2.6-era KFT logged them: the
+ *           interrupt function with the interrupted task's pid, its callees
+ *           with pid -1, and no CPU column
+ *   tasks   5,000 tasks taking turns instead of 8
+ *
+ * usage: genlog [--uniform] [--shape NAME] LINES MAP LOG
  */
 #include <math.h>
 #include <stdint.h>
@@ -32,7 +44,8 @@ struct rec {
 };
 
 static double *cdf;
-static int uniform;
+static int uniform, ntasks = 8;
+static enum { PLAIN, OPEN, IRQ26 } shape = PLAIN;
 static uint64_t rng = 88172645463325252ULL;
 
 static uint64_t next_rand(void)
@@ -81,8 +94,11 @@ static struct rec tree[MAX_TREE];
 static int ntree;
 static double now;
 
-/* One call of fn and its callees, in entry order; its record index. */
-static int gen(int pid, uint32_t fn, uint32_t caller, int depth)
+/*
+ * One call of fn and its callees (in the context of child_pid: pid, but -1
+ * under a 2.6-era interrupt function), in entry order; its record index.
+ */
+static int gen(int pid, int child_pid, uint32_t fn, uint32_t caller, int depth)
 {
 	int i = ntree++, n, k;
 
@@ -98,13 +114,33 @@ static int gen(int pid, uint32_t fn, uint32_t caller, int depth)
 		uint32_t site = uniform ? (uint32_t)(next_rand() % (NSYMS * FN_SIZE)) :
 			tree[i].fn * FN_SIZE + 8 + (uint32_t)(k * 11 % (FN_SIZE - 8));
 
-		if (pid >= 0 && frand() < 0.01)		/* an interrupt */
-			gen(-1, pick_fn(), site, MAX_DEPTH - 3);
-		gen(pid, pick_callee(tree[i].fn), site, depth + 1);
+		if (child_pid >= 0 && frand() < 0.01)	/* an interrupt */
+			gen(shape == IRQ26 ? pid : -1, -1, pick_fn(), site,
+			    MAX_DEPTH - 3);
+		gen(child_pid, child_pid, pick_callee(tree[i].fn), site, depth + 1);
 		now += 0.02 + frand() * 0.2;
 	}
 	tree[i].delta = now - tree[i].entry;
 	return i;
+}
+
+/* A stop in the middle of the tree: what was open then never exits. */
+static void cut_tree(void)
+{
+	int cut = 1 + (int)(frand() * (ntree - 1)), i;
+	double at = tree[cut].entry;
+
+	for (i = 0; i < cut; i++)
+		if (tree[i].entry + tree[i].delta > at)
+			tree[i].delta = -1;
+	ntree = cut;
+	now = at;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: genlog [--uniform] [--shape plain|open|irq26|tasks] LINES MAP LOG\n");
+	return 2;
 }
 
 int main(int argc, char **argv)
@@ -114,14 +150,26 @@ int main(int argc, char **argv)
 	double sum = 0;
 	int i, a = 1;
 
-	if (argc > 1 && !strcmp(argv[1], "--uniform")) {
-		uniform = 1;
-		a++;
+	for (; a < argc && !strncmp(argv[a], "--", 2); a++) {
+		if (!strcmp(argv[a], "--uniform"))
+			uniform = 1;
+		else if (!strcmp(argv[a], "--shape") && a + 1 < argc) {
+			const char *s = argv[++a];
+
+			if (!strcmp(s, "open"))
+				shape = OPEN;
+			else if (!strcmp(s, "irq26"))
+				shape = IRQ26;
+			else if (!strcmp(s, "tasks"))
+				ntasks = 5000;
+			else if (strcmp(s, "plain"))
+				return usage();
+		} else {
+			return usage();
+		}
 	}
-	if (argc - a != 3) {
-		fprintf(stderr, "usage: genlog [--uniform] LINES MAP LOG\n");
-		return 2;
-	}
+	if (argc - a != 3)
+		return usage();
 	lines = atol(argv[a]);
 	map = fopen(argv[a + 1], "w");
 	log = fopen(argv[a + 2], "w");
@@ -139,18 +187,27 @@ int main(int argc, char **argv)
 		cdf[i] /= sum;
 	fprintf(log, "\nKernel Instrumentation Run ID 1\n\nKernel text base 0x%llx\n"
 		"Logging started at 0 usec by user action\n\n"
-		"       Entry        Delta    PID           Function             Caller  CPU\n"
-		"------------ ------------ ------ ------------------ ------------------ ----\n",
-		TEXT);
+		"       Entry        Delta    PID           Function             Caller%s\n"
+		"------------ ------------ ------ ------------------ ------------------%s\n",
+		TEXT, shape == IRQ26 ? "" : "  CPU", shape == IRQ26 ? "" : " ----");
 	while (done < lines) {
+		int pid = 100 + (int)(next_rand() % ntasks);
+
 		ntree = 0;
-		gen(100 + (int)(next_rand() % 8), pick_fn(),
-		    next_rand() % (NSYMS * FN_SIZE), 0);
-		for (i = 0; i < ntree && done < lines; i++, done++)
-			fprintf(log, "%12.3f %12.3f %6d 0x%016llx 0x%016llx %4d\n",
-				tree[i].entry, tree[i].delta, tree[i].pid,
+		gen(pid, pid, pick_fn(), next_rand() % (NSYMS * FN_SIZE), 0);
+		if (shape == OPEN && ntree > 1 && frand() < 0.5)
+			cut_tree();
+		for (i = 0; i < ntree && done < lines; i++, done++) {
+			char delta[32] = "          -1";	/* never exited */
+
+			if (tree[i].delta >= 0)
+				snprintf(delta, sizeof(delta), "%12.3f", tree[i].delta);
+			fprintf(log, "%12.3f %s %6d 0x%016llx 0x%016llx",
+				tree[i].entry, delta, tree[i].pid,
 				TEXT + (unsigned long long)tree[i].fn * FN_SIZE,
-				TEXT + (unsigned long long)tree[i].caller, 0);
+				TEXT + (unsigned long long)tree[i].caller);
+			fputs(shape == IRQ26 ? "\n" : "    0\n", log);
+		}
 		now += 1 + frand() * 5;			/* another task's turn */
 	}
 	free(cdf);

@@ -29,7 +29,7 @@ function spread(key,   a, n, m) {
 	return m ? 100 * (a[n] - a[1]) / m : 0
 }
 
-$1 == "tools" { tools[$2] = $3; toolmem[$2] = $4; next }
+$1 == "tools" { tools[$2 " " $3] = $4; toolmem[$2 " " $3] = $5; next }
 $3 == "boot" { add("boot " $1, $4); next }
 $3 == "result" {
 	k = $1; r = $2; mode = $4; w = $5; ns = $6; ops = $7; rec = $8
@@ -54,6 +54,10 @@ END {
 			add("cost " f[3] " " f[4], (f[5] - base) * f[6] / f[7])
 	}
 	printf "# KFT benchmark\n\n"
+	if (!np) {
+		host_tools()
+		exit
+	}
 	printf "Kernels: tinyconfig-based reference config, %s, Linux 6.12; QEMU without KVM, 1 CPU; %d boots each.\n", cc, runs
 	printf "Values: median [min-max] over the boots.  Ratios compare medians measured in this run.\n\n"
 
@@ -105,9 +109,33 @@ END {
 		a = median("cost kft-all " wl[j]); b = median("cost fgraph-all " wl[j])
 		printf "| %s | %.0f | %.0f | %.2f |\n", wl[j], a, b, b ? a / b : 0
 	}
+	host_tools()
+}
+
+function host_tools(   nm, mode, m, ns, shape, k, t) {
 	printf "\n## Host tools\n\n"
-	printf "10,000,000-line log from bench/genlog.c, 150,000 symbols:\n\n"
-	for (t in tools)
-		printf "- %s: %.2f million lines/s, peak memory %.0f MB (%.0f bytes per line)\n",
-			t, tools[t] / 1e6, toolmem[t] / 1024, toolmem[t] * 1024 / 10000000
+	printf "Logs from bench/genlog.c, 150,000 symbols: plain, 10,000,000 lines; the\n"
+	printf "other shapes 2,000,000 lines (open: calls that never exit, runs repeated;\n"
+	printf "irq26: 2.6-era interrupt blocks; tasks: 5,000 tasks).  Million lines/s,\n"
+	printf "and peak memory in MB:\n\n"
+	nm = split("addr2sym kd-summary kd-tree kd-tree-r kd-tree-i", mode, " ")
+	printf "| shape |"
+	for (m = 1; m <= nm; m++)
+		printf " %s |", mode[m]
+	printf "\n|---|"
+	for (m = 1; m <= nm; m++)
+		printf "---|"
+	printf "\n"
+	ns = split("plain open irq26 tasks", shape, " ")
+	for (k = 1; k <= ns; k++) {
+		printf "| %s |", shape[k]
+		for (m = 1; m <= nm; m++) {
+			t = shape[k] " " mode[m]
+			if (t in tools)
+				printf " %.2f (%.0f MB) |", tools[t] / 1e6, toolmem[t] / 1024
+			else
+				printf " - |"
+		}
+		printf "\n"
+	}
 }

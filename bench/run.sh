@@ -14,7 +14,8 @@
 # ratios measured in the same run mean anything.
 #
 # Environment: RUNS (default 5), SCALE (workload iterations, default 3),
-# BENCH_CC (gcc or clang, default gcc), BUILD.
+# BENCH_CC (gcc or clang, default gcc), BUILD; BENCH_ONLY=tools measures
+# the host tools alone (make bench-tools).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -28,11 +29,15 @@ mkdir -p "$out"
 rm -f "$out"/raw.txt
 t0=$SECONDS
 
-declare -A kdir
-for v in vanilla kft ftrace; do
-	kdir[$v]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
-done
-tests/lib/initramfs.sh "$out/initramfs.cpio.gz"
+if [ "${BENCH_ONLY:-}" = tools ]; then
+	RUNS=0
+else
+	declare -A kdir
+	for v in vanilla kft ftrace; do
+		kdir[$v]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
+	done
+	tests/lib/initramfs.sh "$out/initramfs.cpio.gz"
+fi
 
 for run in $(seq 1 "$RUNS"); do
 	for v in vanilla kft ftrace; do
@@ -49,20 +54,33 @@ done
 make -s tools "$BUILD/genlog"
 kft_log "host tools: generating a 10,000,000-line log"
 "$BUILD/genlog" 10000000 "$out/big.map" "$out/big.log"
-# tool NAME OUTPUT COMMAND...: "tools NAME LINES_PER_S PEAK_KB" in raw.txt
+# tool NAME LINES OUTPUT COMMAND...: "tools NAME LINES_PER_S PEAK_KB" in
+# raw.txt
 tool() {
-	local name=$1 output=$2 s e
-	shift 2
+	local name=$1 lines=$2 output=$3 s e
+	shift 3
 	s=$(date +%s.%N)
 	/usr/bin/time -f "%M" -o "$out/time.txt" "$@" > "$output"
 	e=$(date +%s.%N)
-	echo "tools $name $(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.0f", 10000000 / (e - s) }') $(cat "$out/time.txt")" >> "$out/raw.txt"
+	echo "tools $name $(awk -v n="$lines" -v s="$s" -v e="$e" 'BEGIN { printf "%.0f", n / (e - s) }') $(cat "$out/time.txt")" >> "$out/raw.txt"
 }
-tool addr2sym "$out/big.sym" "$BUILD/addr2sym" -m "$out/big.map" "$out/big.log"
-tool kd-summary /dev/null "$BUILD/kd" "$out/big.sym"
-tool kd-tree /dev/null "$BUILD/kd" -c "$out/big.sym"
-tool kd-tree-r /dev/null "$BUILD/kd" -c -r "$out/big.sym"
-rm -f "$out/big.log" "$out/big.sym"
+# tools SHAPE LINES: every mode on one log.
+tools() {
+	local shape=$1 n=$2
+	tool "$shape addr2sym" "$n" "$out/big.sym" "$BUILD/addr2sym" -m "$out/big.map" "$out/big.log"
+	tool "$shape kd-summary" "$n" /dev/null "$BUILD/kd" "$out/big.sym"
+	tool "$shape kd-tree" "$n" /dev/null "$BUILD/kd" -c "$out/big.sym"
+	tool "$shape kd-tree-r" "$n" /dev/null "$BUILD/kd" -c -r "$out/big.sym"
+	tool "$shape kd-tree-i" "$n" /dev/null "$BUILD/kd" -c -i "$out/big.sym"
+	rm -f "$out/big.log" "$out/big.sym"
+}
+tools plain 10000000
+# Shapes real logs have (bench/genlog.c --shape), 2,000,000 lines each.
+for shape in open irq26 tasks; do
+	kft_log "host tools: a 2,000,000-line log of shape $shape"
+	"$BUILD/genlog" --shape "$shape" 2000000 "$out/big.map" "$out/big.log"
+	tools "$shape" 2000000
+done
 
 awk -v runs="$RUNS" -v cc="$cc" -f bench/report.awk "$out/raw.txt" > "$out/results.md"
 cat "$out/results.md"

@@ -9,6 +9,14 @@
  * many others and is called from many places, and interrupts and other
  * tasks interleave in the log; only the task (or, in an interrupt, the
  * CPU) and the time window say reliably who was running.
+ *
+ * A call whose exit the run never saw (-1) returned, at the latest, when
+ * its caller did; with no caller that returned, it holds every later call
+ * of its context, unless the same call site calls the same function again
+ * (a log of repeated runs: autorepeat, or runs put end to end), or more of
+ * them pile up than a kernel stack holds (left open by many runs).  So a
+ * context's stack holds only calls that can still be open, and the work
+ * per call does not grow with the log.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -18,6 +26,12 @@
 #include "xalloc.h"
 
 #define EPS 0.0005	/* half the log's resolution, 1 ns */
+/*
+ * More calls that never returned, one inside the other, than any kernel
+ * stack nests (KFT logs calls CONFIG_KFT_STACK_DEPTH deep, 96 by default):
+ * they were left open by different runs.
+ */
+#define OPEN_MAX 128
 
 static void push(struct kft_stack *s, int32_t i)
 {
@@ -44,14 +58,39 @@ static int64_t task_key(const struct kft_call *c)
 	return c->pid ? c->pid : -((int64_t)c->cpu + 2);
 }
 
-static struct kft_stack *task_stack(struct kft_tree *t, int64_t key)
+static uint32_t task_hash(int64_t key, uint32_t nslots)
 {
-	uint32_t i;
+	return (uint32_t)(((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> 32) &
+	       (nslots - 1);
+}
 
-	/* Tasks seen recently are at the end: search backwards. */
-	for (i = t->ntasks; i > 0; i--)
-		if (t->task_keys[i - 1] == key)
-			return &t->task_stacks[i - 1];
+/* Keep the task hash at most half full. */
+static void task_rehash(struct kft_tree *t)
+{
+	uint32_t i, h;
+
+	t->task_nslots = t->task_nslots ? t->task_nslots * 2 : 256;
+	free(t->task_slots);
+	t->task_slots = xcalloc(t->task_nslots, sizeof(*t->task_slots));
+	for (i = 0; i < t->ntasks; i++) {
+		h = task_hash(t->task_keys[i], t->task_nslots);
+		while (t->task_slots[h])
+			h = (h + 1) & (t->task_nslots - 1);
+		t->task_slots[h] = i + 1;
+	}
+}
+
+/* The index of a task's stack, made on first sight. */
+static int32_t task_index(struct kft_tree *t, int64_t key)
+{
+	uint32_t h, i;
+
+	if (2 * (t->ntasks + 1) > t->task_nslots)
+		task_rehash(t);
+	h = task_hash(key, t->task_nslots);
+	for (; t->task_slots[h]; h = (h + 1) & (t->task_nslots - 1))
+		if (t->task_keys[t->task_slots[h] - 1] == key)
+			return t->task_slots[h] - 1;
 	if (t->ntasks == t->task_cap) {
 		t->task_cap = t->task_cap ? t->task_cap * 2 : 64;
 		t->task_keys = xrealloc(t->task_keys,
@@ -59,9 +98,11 @@ static struct kft_stack *task_stack(struct kft_tree *t, int64_t key)
 		t->task_stacks = xrealloc(t->task_stacks,
 					  t->task_cap * sizeof(*t->task_stacks));
 	}
-	t->task_keys[t->ntasks] = key;
-	memset(&t->task_stacks[t->ntasks], 0, sizeof(struct kft_stack));
-	return &t->task_stacks[t->ntasks++];
+	i = t->ntasks++;
+	t->task_keys[i] = key;
+	memset(&t->task_stacks[i], 0, sizeof(struct kft_stack));
+	t->task_slots[h] = i + 1;
+	return i;
 }
 
 static void grow_cpus(struct kft_tree *t, int32_t cpu)
@@ -75,16 +116,13 @@ static void grow_cpus(struct kft_tree *t, int32_t cpu)
 	t->cpu_task = xrealloc(t->cpu_task, t->ncpus * sizeof(*t->cpu_task));
 	for (i = n; i < t->ncpus; i++) {
 		memset(&t->irq[i], 0, sizeof(t->irq[i]));
-		t->cpu_task[i] = INT64_MIN;
+		t->cpu_task[i] = -1;
 	}
 }
 
-/* A call whose exit the run never saw stays open to the end of the log. */
 static double end_of(const struct kft_node *n)
 {
-	if (n->c.delta == KFT_DELTA_OPEN)
-		return INFINITY;
-	return n->c.entry + n->c.delta;
+	return n->end;
 }
 
 void kft_tree_release(struct kft_tree *t, int32_t i)
@@ -142,10 +180,42 @@ static int32_t top(const struct kft_stack *s)
 	return s->n ? s->idx[s->n - 1] : -1;
 }
 
+static bool never_returned(const struct kft_tree *t, int32_t i)
+{
+	return t->nodes[i].end == INFINITY;
+}
+
+/*
+ * The calls on top of s that never returned, as far as the log says: if
+ * one of them is the function c calls, from the same call site, it had
+ * returned after all, and so had every call above it; so had all of them
+ * if there are more than OPEN_MAX.
+ */
+static void close_stale(struct kft_tree *t, struct kft_stack *s,
+			const struct kft_call *c)
+{
+	uint32_t k;
+
+	for (k = s->n; k > 0 && never_returned(t, s->idx[k - 1]); k--) {
+		const struct kft_node *e = &t->nodes[s->idx[k - 1]];
+
+		if (c->site && e->c.fn == c->fn && e->c.site == c->site) {
+			while (s->n >= k)
+				close_node(t, s->idx[--s->n]);
+			return;
+		}
+		if (s->n - k >= OPEN_MAX) {
+			while (s->n && never_returned(t, top(s)))
+				close_node(t, s->idx[--s->n]);
+			return;
+		}
+	}
+}
+
 void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 {
 	struct kft_stack *own, *running = NULL;
-	int32_t i, parent, cpu = c->cpu < 0 ? 0 : c->cpu;
+	int32_t i, parent, task, cpu = c->cpu < 0 ? 0 : c->cpu;
 	struct kft_node *n;
 
 	if (t->nfree) {
@@ -163,19 +233,23 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 	grow_cpus(t, cpu);
 
 	/* The task that had this CPU last, if its current call is still open. */
-	if (t->cpu_task[cpu] != INT64_MIN) {
-		running = task_stack(t, t->cpu_task[cpu]);
+	if (t->cpu_task[cpu] >= 0) {
+		running = &t->task_stacks[t->cpu_task[cpu]];
 		unwind(t, running, c->entry);
 	}
 	if (c->pid < 0) {
 		own = &t->irq[cpu];
 		unwind(t, own, c->entry);
+		close_stale(t, own, c);
 		parent = own->n ? top(own) : (running ? top(running) : -1);
 	} else {
-		int64_t key = task_key(c);
-
-		own = task_stack(t, key);
+		task = task_index(t, task_key(c));
+		own = &t->task_stacks[task];
+		/* The stacks may have moved: find the running one again. */
+		if (running)
+			running = &t->task_stacks[t->cpu_task[cpu]];
 		unwind(t, own, c->entry);
+		close_stale(t, own, c);
 		parent = top(own);
 		/* Another task's call on this CPU: this one had it meanwhile. */
 		if (running && running != own && parent < 0 && running->n &&
@@ -186,12 +260,19 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 
 			r->offcpu += until - c->entry;
 		}
-		t->cpu_task[cpu] = key;
+		t->cpu_task[cpu] = task;
 		if (t->irq[cpu].n)
 			unwind(t, &t->irq[cpu], c->entry);
 	}
 	n = &t->nodes[i];
 	n->parent = parent;
+	/* A call that never returned did so when its caller did, if that did. */
+	if (c->delta == KFT_DELTA_OPEN)
+		n->end = parent >= 0 ? t->nodes[parent].end : INFINITY;
+	else if (c->delta == KFT_DELTA_STACK)
+		n->end = c->entry;
+	else
+		n->end = c->entry + c->delta;
 	if (parent < 0 || (c->pid < 0) != (t->nodes[parent].c.pid < 0)) {
 		n->tree = i;		/* a tree of its own: task or interrupt */
 		n->depth = 0;
@@ -230,6 +311,7 @@ void kft_tree_free(struct kft_tree *t)
 		free(t->irq[i].idx);
 	free(t->task_stacks);
 	free(t->task_keys);
+	free(t->task_slots);
 	free(t->irq);
 	free(t->cpu_task);
 	free(t->free_nodes);

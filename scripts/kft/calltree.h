@@ -19,6 +19,7 @@ struct kft_node {
 	int32_t tree;		/* index of the root of its display tree */
 	uint32_t depth;		/* within its display tree */
 	int32_t next;		/* free for the caller: kd links a tree's calls */
+	double end;		/* when it returned, see kft_tree_add() */
 	double sub;		/* time in direct callees */
 	double offcpu;		/* time other tasks had the CPU */
 	bool hidden;		/* left out of the output by a filter */
@@ -38,8 +39,10 @@ struct kft_tree {
 	int64_t *task_keys;
 	struct kft_stack *task_stacks;
 	uint32_t ntasks, task_cap;
+	uint32_t *task_slots;	/* hash of task_keys: index + 1, 0 empty */
+	uint32_t task_nslots;
 	struct kft_stack *irq;
-	int64_t *cpu_task;	/* per CPU: key of the task last seen there */
+	int32_t *cpu_task;	/* per CPU: the task last seen there, or -1 */
 	uint32_t ncpus;
 	uint32_t switch_fn;	/* name id of __switch_to, or UINT32_MAX */
 	/*

@@ -209,6 +209,16 @@ static uint32_t function_id(struct kft_log_reader *r, const char *tok)
 	return kft_name_id(r->names, tok, plus - tok);
 }
 
+/* FNV-1a of a call site as the log writes it (0xaddr, or name+0xoff). */
+static uint64_t site_hash(const char *tok)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *tok; tok++)
+		h = (h ^ (unsigned char)*tok) * 0x100000001b3ULL;
+	return h;
+}
+
 static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 {
 	char *tok[8], *dot;
@@ -256,6 +266,7 @@ static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 			c->cpu = cpu;
 	}
 	c->fn = function_id(r, tok[3]);
+	c->site = site_hash(tok[4]);
 	c->line = r->lineno;
 	return true;
 }

@@ -23,6 +23,7 @@ struct kft_call {
 	int32_t cpu;		/* -1: not in the log */
 	uint32_t fn;		/* name id, see kft_names */
 	uint32_t line;		/* in the log, for messages */
+	uint64_t site;		/* hash of the CALLER column: the call site */
 };
 
 /* Interned function names: ids are dense, from 0. */

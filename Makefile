@@ -27,12 +27,12 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
-	demo bench bench-tools defconfig-builds clean help
+	demo bench bench-tools fuzz defconfig-builds clean help
 
 all: tools
 
 help:
-	@echo "make demo              build a KFT kernel, boot it in QEMU, trace a system call"
+	@echo "make demo [ARCH=arm64] build a KFT kernel, boot it in QEMU, trace boot and fork+exec"
 	@echo "make check             all tests: host unit tests, tools, kernels in QEMU (GCC and Clang)"
 	@echo "make check-unit        the fast host tests only"
 	@echo "make tools             build scripts/addr2sym, sym2addr, kd into $(BUILD)/"
@@ -40,6 +40,7 @@ help:
 	@echo "make patch             write $(BUILD)/kft-linux-6.12.patch (apply with patch -p1)"
 	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
 	@echo "make bench-tools       the host tools alone, on logs of every shape"
+	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
 	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
@@ -107,6 +108,18 @@ $(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c $(CONFIG_SRC) kernel/kft_config.h
 	clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 		$(KCFG_INC) -o $@ tests/fuzz/fuzz_config.c $(CONFIG_SRC)
 
+# libFuzzer on scripts/kftsites: any file, rewritten objects read back.
+$(BUILD)/fuzz_kftsites: tests/fuzz/fuzz_kftsites.c scripts/kftsites.c
+	@mkdir -p $(@D)
+	clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+		-o $@ tests/fuzz/fuzz_kftsites.c -lelf
+
+FUZZERS := $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites
+
+# Every fuzzer for FUZZ_SECONDS each (default 600).
+fuzz: $(FUZZERS)
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-600} BUILD=$(BUILD) tests/fuzz/test_fuzz.sh
+
 # --- machine setup ----------------------------------------------------------
 
 deps:
@@ -134,7 +147,7 @@ patch:
 
 # --- tests ------------------------------------------------------------------
 
-UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(BUILD)/fuzz_config $(BUILD)/asan/mkkftrun \
+UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(FUZZERS) $(BUILD)/asan/mkkftrun \
 	$(BUILD)/asan/kftsites $(BUILD)/genlog
 
 check-unit: tools tools-asan $(UNIT_TESTS)
@@ -146,8 +159,11 @@ check: deps tools tools-asan $(UNIT_TESTS)
 check-e2e: deps tools tools-asan
 	@BUILD=$(BUILD) tests/run.sh e2e
 
+# ARCH=arm64 (or aarch64) picks the guest architecture; x86_64 by default.
+KFT_ARCH_OF = $(if $(filter arm64 aarch64,$(ARCH)),arm64,x86_64)
+
 demo: deps tools
-	@BUILD=$(BUILD) tests/demo.sh
+	@BUILD=$(BUILD) KFT_ARCH=$(KFT_ARCH_OF) tests/demo.sh
 
 bench: deps tools
 	@BUILD=$(BUILD) bench/run.sh

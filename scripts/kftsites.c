@@ -37,6 +37,7 @@
 #include <sys/stat.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_ALIGN	65536	/* no compiler aligns a section more */
 
 #ifndef R_AARCH64_CALL26
 #define R_AARCH64_CALL26	283
@@ -445,18 +446,30 @@ static int write_table(struct object *o, enum hook h)
 	return 0;
 }
 
-static bool has_tables(const struct object *o)
+/* The section names are in a string table, which kftsites extends. */
+static bool shstrtab_ok(const struct object *o)
+{
+	Elf_Scn *scn = elf_getscn(o->elf, o->shstrndx);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_STRTAB;
+}
+
+/* 1 if the object has the tables, 0 if not, -1 if its names are bad. */
+static int has_tables(const struct object *o)
 {
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(o->elf, scn))) {
 		const char *name = sec_name(o, scn);
 
-		if (name && (!strcmp(name, loc_name[ENTER]) ||
-			     !strcmp(name, loc_name[EXIT])))
-			return true;
+		if (!name)
+			return fail(o, "bad section name");
+		if (!strcmp(name, loc_name[ENTER]) ||
+		    !strcmp(name, loc_name[EXIT]))
+			return 1;
 	}
-	return false;
+	return 0;
 }
 
 static int find_symtab(struct object *o)
@@ -480,6 +493,9 @@ static int find_symtab(struct object *o)
 		if (sh.sh_type != SHT_NOBITS &&
 		    (sh.sh_offset > o->size || o->size - sh.sh_offset < sh.sh_size))
 			return fail(o, "truncated or bad section");
+		/* Rewriting pads every section to its alignment. */
+		if (sh.sh_addralign > MAX_ALIGN)
+			return fail(o, "section aligned beyond 64 KiB");
 	}
 	scn = NULL;
 	while ((scn = elf_nextscn(o->elf, scn))) {
@@ -538,7 +554,14 @@ static int process(const char *path)
 	}
 	if (elf_getshdrstrndx(o.elf, &o.shstrndx) || find_symtab(&o))
 		goto out;
-	if (!o.symtab || has_tables(&o)) {
+	if (!shstrtab_ok(&o)) {
+		fail(&o, "bad section name table");
+		goto out;
+	}
+	h = has_tables(&o);
+	if (h < 0)
+		goto out;
+	if (!o.symtab || h) {
 		ret = 0;
 		goto out;
 	}

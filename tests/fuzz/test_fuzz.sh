@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run each libFuzzer target for a bounded time (FUZZ_SECONDS each, default
+# 20), starting from its corpus in tests/fuzz/corpus-NAME; new inputs go to
+# a temporary directory, not into the repository.
+#   fuzz_config    the config parser (kernel/kft_config.c)
+#   fuzz_kftsites  scripts/kftsites on any file
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# fuzz NAME MAX_LEN WHAT
+fuzz() {
+	local name=$1 max_len=$2 what=$3 rc runs
+	mkdir -p "$tmp/$name"
+	(cd "$tmp" && "$repo/${BUILD:-build}/fuzz_$name" "$tmp/$name" "$repo/tests/fuzz/corpus-$name" \
+		-max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=2048 \
+		-max_len="$max_len" -print_final_stats=1 > "$tmp/$name.log" 2>&1)
+	rc=$?
+	tail -n 12 "$tmp/$name.log"
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$name.log")
+	[ $rc -eq 0 ] && [ "${runs:-0}" -gt 1000 ]
+	ok $? "libFuzzer, $what: ${runs:-0} inputs, no crash, leak, UB or failed check"
+}
+fuzz config 4096 "config parser (round trip)"
+fuzz kftsites 16384 "scripts/kftsites (a rewritten object reads back)"
+tap_done

@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot runs, end to end in QEMU (GCC kernels):
+# Boot runs, end to end in QEMU (GCC kernels), on each architecture
+# (KFT_ARCHES: x86_64 arm64):
 #  - the run given as kft= to a kernel built without a static run, on 2
 #    CPUs, then a dynamic run on the same boot;
 #  - the default kernel/kftstatic.conf compiled in (CONFIG_KFT_STATIC_RUN);
 #    on the same kernel, kft= taking precedence (a funclist of functions
-#    that run before the TSC is calibrated: the early clock) and kft=off;
+#    that run early in setup_arch(): on x86, before the TSC is calibrated)
+#    and kft=off;
+# and on x86_64:
 #  - a kftstatic.conf naming static functions, and one with an error,
 #    which must fail the kernel build naming its line.
 set -uo pipefail
@@ -16,11 +19,12 @@ cd "$repo"
 . tests/lib/common.sh
 BUILD=${BUILD:-build}
 E2E=$BUILD/e2e
+ARCHES=${KFT_ARCHES:-x86_64 arm64}
 DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
 
 # boot LABEL KDIR OUT SMP STEPS [KERNEL-ARGS]: one TAP line.
 boot() {
-	local label=$1 kdir=$2 out=$3 smp=$4 steps=$5 args=${6:-}
+	local label="$KFT_ARCH $1" kdir=$2 out=$3 smp=$4 steps=$5 args=${6:-}
 	tests/lib/qemu-run.sh -s "$smp" -a "$args" "$kdir" "$out" "$steps"
 	ok $? "$label: boots, guest steps pass, kernel log clean"
 }
@@ -36,7 +40,7 @@ resolve() {
 
 # What a boot run from start_kernel to to_userspace, mintime 500, must show.
 default_run_checks() {
-	local label=$1 out=$2 kdir=$3 origin=$4 fn pid entry n
+	local label="$KFT_ARCH $1" out=$2 kdir=$3 origin=$4 fn pid entry n
 	resolve "$out" "$kdir" 500 "start_kernel to_userspace"
 	grep -q "^boot run from $origin " "$out/boot.out"
 	ok $? "$label: /proc/kft says the boot run came from $origin"
@@ -73,25 +77,23 @@ default_run_checks() {
 
 # The run given on the command line, to a kernel without a static run.
 cmdline_test() {
-	local kdir out=$E2E/boot-cmdline
+	local kdir out=$E2E/$(kft_arch_name boot cmdline gcc)
 	kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
-	ok $? "kft=: reference kernel (no static run) builds" || return
+	ok $? "$KFT_ARCH kft=: reference kernel (no static run) builds" || return
 	boot "kft=" "$kdir" "$out" 2 boot,syscall "kft=\"$DEFAULT_RUN\""
 	[ -f "$out/boot.out" ] || return
 	default_run_checks "kft= (2 CPUs)" "$out" "$kdir" "kft= parameter"
 	grep -q '^status: run id 1, primed, triggered, complete' "$out/syscall.out" &&
-	grep -q 'Logging started at [0-9]* usec by entry to function __x64_sys_openat' "$out/syscall.out"
-	ok $? "kft=: after the boot run, a dynamic run traces openat() as usual"
+	grep -q "Logging started at [0-9]* usec by entry to function ${SYS}openat" "$out/syscall.out"
+	ok $? "$KFT_ARCH kft=: after the boot run, a dynamic run traces openat() as usual"
 }
 
-# Functions setup_arch() calls before tsc_early_init() calibrates the TSC;
-# it calls probe_roms() right after.
-EARLY_FNS="e820__memory_setup parse_early_param"
-
 static_test() {
-	local kdir out=$E2E/boot-static early=$E2E/boot-static-early off=$E2E/boot-static-off
+	local kdir out early off
+	out=$E2E/$(kft_arch_name boot static gcc)
+	early=$out-early off=$out-off
 	kdir=$(tests/lib/kbuild.sh kft+static gcc | tail -n 1)
-	ok $? "kftstatic.conf: kernel with the default static run builds" || return
+	ok $? "$KFT_ARCH kftstatic.conf: kernel with the default static run builds" || return
 	boot "kftstatic.conf" "$kdir" "$out" 1 boot
 	[ -f "$out/boot.out" ] && default_run_checks "kftstatic.conf" "$out" "$kdir" "kernel/kftstatic.conf"
 
@@ -99,12 +101,12 @@ static_test() {
 	# few functions however short, so those made before the TSC is
 	# calibrated show whether their times are real.
 	boot "kft= over kftstatic.conf" "$kdir" "$early" 1 boot \
-		"kft=\"trigger start entry start_kernel trigger stop entry to_userspace filter funclist start_kernel setup_arch $EARLY_FNS probe_roms fend\""
+		"kft=\"trigger start entry start_kernel trigger stop entry to_userspace filter funclist start_kernel setup_arch $EARLY_FNS $LATER_FN fend\""
 	[ -f "$early/boot.out" ] || return
 	resolve "$early" "$kdir" 0 ""
 	grep -q '^boot run from kft= parameter ' "$early/boot.out"
-	ok $? "kft= takes precedence over kftstatic.conf"
-	awk -v fns="setup_arch $EARLY_FNS probe_roms" '
+	ok $? "$KFT_ARCH kft= takes precedence over kftstatic.conf"
+	awk -v fns="setup_arch $EARLY_FNS $LATER_FN" '
 		BEGIN { n = split(fns, f); for (i = 1; i <= n; i++) want[f[i]] = i }
 		/^------/ { d = 1; next }
 		d && ($4 in want) && !($4 in at) {
@@ -119,27 +121,27 @@ static_test() {
 			}
 			exit bad
 		}' "$early/boot.sym" >&2
-	ok $? "early clock: $EARLY_FNS (before TSC calibration) and probe_roms (after) have real, increasing times inside setup_arch"
+	ok $? "$KFT_ARCH early clock: $EARLY_FNS and $LATER_FN have real, increasing times inside setup_arch"
 	! grep '^error' "$early/boot.txt" | head -5 >&2
-	ok $? "early clock: entry times non-zero and increasing"
+	ok $? "$KFT_ARCH early clock: entry times non-zero and increasing"
 
 	boot "kft=off" "$kdir" "$off" 1 control_none "kft=off"
 	grep -q '^No logging run registered' "$off/control_none.out" 2>/dev/null
-	ok $? "kft=off boots without the static run"
+	ok $? "$KFT_ARCH kft=off boots without the static run"
 }
 
 staticfn_test() {
 	local kdir out=$E2E/boot-staticfn ksrc log rc
 	kdir=$(tests/lib/kbuild.sh kft+staticfn gcc | tail -n 1)
-	ok $? "kftstatic.conf naming static functions: kernel builds (and links)" || return
+	ok $? "$KFT_ARCH kftstatic.conf naming static functions: kernel builds (and links)" || return
 	boot "static functions" "$kdir" "$out" 1 boot
 	if [ -f "$out/boot.out" ]; then
 		resolve "$out" "$kdir" 200 "kernel_init_freeable do_initcalls"
 		grep -q '^Logging started at [0-9]* usec by entry to function kernel_init_freeable$' "$out/boot.sym" &&
 		grep -q '^Logging stopped at [0-9]* usec by exit from function do_initcalls$' "$out/boot.sym"
-		ok $? "static functions: started by kernel_init_freeable, stopped by do_initcalls (both static)"
+		ok $? "$KFT_ARCH static functions: started by kernel_init_freeable, stopped by do_initcalls (both static)"
 		grep -q '^first kernel_init_freeable 1 ' "$out/boot.txt" && ! grep -q '^error' "$out/boot.txt"
-		ok $? "static functions: first call kernel_init_freeable in pid 1, the log checks out"
+		ok $? "$KFT_ARCH static functions: first call kernel_init_freeable in pid 1, the log checks out"
 	fi
 
 	# An error in the file fails the build, naming file and line.
@@ -152,10 +154,13 @@ staticfn_test() {
 	rc=$?
 	cp tests/configs/staticfn.conf "$kdir/staticfn.conf"
 	[ "$rc" -ne 0 ] && grep -q "staticfn.conf:3: error: 'bogus': unknown keyword" "$log"
-	ok $? "an error in kftstatic.conf fails the build: $(grep -m1 'error:' "$log")"
+	ok $? "$KFT_ARCH an error in kftstatic.conf fails the build: $(grep -m1 'error:' "$log")"
 }
 
-cmdline_test
-static_test
-staticfn_test
+for KFT_ARCH in $ARCHES; do
+	. tests/lib/arch.sh
+	cmdline_test
+	static_test
+	[ "$KFT_ARCH" = x86_64 ] && staticfn_test
+done
 tap_done

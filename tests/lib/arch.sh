@@ -9,6 +9,9 @@
 #   SYS          the prefix of system call functions (__x64_sys_openat)
 #   QEMU         the emulator, with the machine and CPU
 #   CONSOLE      the kernel console device
+#   EARLY_FNS    functions setup_arch() calls early, in this order, and
+#                LATER_FN one it calls after them: a boot run's times
+#                there must be real (x86: before the TSC is calibrated)
 # kft_arch_name VARIANT COMPILER BASE prints the build directory's name.
 
 KFT_ARCH=${KFT_ARCH:-x86_64}
@@ -16,11 +19,13 @@ case $KFT_ARCH in
 x86_64)
 	KARCH=x86_64 KCROSS= KIMAGE=arch/x86/boot/bzImage GUEST_CC=gcc
 	SYS=__x64_sys_ CONSOLE=ttyS0
+	EARLY_FNS="e820__memory_setup parse_early_param" LATER_FN=probe_roms
 	QEMU=(qemu-system-x86_64 -machine pc -cpu max)
 	;;
 arm64)
 	KARCH=arm64 KCROSS=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image
 	GUEST_CC=aarch64-linux-gnu-gcc SYS=__arm64_sys_ CONSOLE=ttyAMA0
+	EARLY_FNS="setup_machine_fdt parse_early_param" LATER_FN=arm64_memblock_init
 	# pauth-impdef: QEMU's architected pointer authentication is slow.
 	QEMU=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on)
 	;;

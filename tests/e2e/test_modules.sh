@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# KFT and modules (GCC, 2 CPUs, tinyconfig with modules).
+# KFT and modules (GCC, 2 CPUs, tinyconfig with modules), on each
+# architecture (KFT_ARCHES: x86_64 arm64).
 # tests/module/kft_test_mod.ko is built against the kernel like any
 # external module and loaded in the guest (tests/guest/modules.sh): its hook
 # call sites must follow the kernel's - NOPs while no run is armed, calls while
@@ -15,19 +16,23 @@ cd "$repo"
 . tests/lib/tap.sh
 . tests/lib/common.sh
 BUILD=${BUILD:-build}
-out=$BUILD/e2e/modules
+ARCHES=${KFT_ARCHES:-x86_64 arm64}
 
+module_test() {
+local out kdir ko enter exit_ root a=$KFT_ARCH
+out=$BUILD/e2e/$(kft_arch_name modules gcc 2cpu)
 kdir=$(tests/lib/kbuild.sh kft+modules gcc | tail -n 1)
-ok $? "kernel with loadable modules builds" || { tap_done; exit; }
+ok $? "$a: kernel with loadable modules builds" || return
 
 rm -rf "$out/module"
 mkdir -p "$out/module"
 cp tests/module/kft_test_mod.c tests/module/Kbuild "$out/module/"
 CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache} \
-make -C "$kdir" M="$(cd "$out/module" && pwd)" ARCH=x86_64 CC="ccache gcc" \
+make -C "$kdir" M="$(cd "$out/module" && pwd)" ARCH="$KARCH" \
+	CROSS_COMPILE="$KCROSS" CC="ccache ${KCROSS}gcc" \
 	modules > "$out/module/build.log" 2>&1 &&
 	! grep -q 'warning:' "$out/module/build.log"
-ok $? "the test module builds against it, no warning" || { cat "$out/module/build.log" >&2; tap_done; exit; }
+ok $? "$a: the test module builds against it, no warning" || { cat "$out/module/build.log" >&2; return; }
 ko=$out/module/kft_test_mod.ko
 sites_in() {	# sites_in SECTION: its entries (8-byte addresses)
 	local size
@@ -37,34 +42,40 @@ sites_in() {	# sites_in SECTION: its entries (8-byte addresses)
 enter=$(sites_in __kft_enter_loc)
 exit_=$(sites_in __kft_exit_loc)
 [ "${enter:-0}" -ge 4 ] && [ "${exit_:-0}" -ge 4 ]
-ok $? "objtool listed the module's hook sites (${enter:-0} entry, ${exit_:-0} exit)"
+ok $? "$a: the module's hook sites are listed (${enter:-0} entry, ${exit_:-0} exit)"
 
 tests/lib/initramfs.sh "$out/initramfs.cpio.gz" "$ko" &&
 tests/lib/qemu-run.sh -s 2 -i "$out/initramfs.cpio.gz" "$kdir" "$out" modules
-ok $? "boots, loads and unloads the module, kernel log clean"
+ok $? "$a: boots, loads and unloads the module, kernel log clean"
 
 while read -r _ name verdict; do
 	[ "$verdict" = ok ]
-	ok $? "module: $name"
+	ok $? "$a module: $name"
 done < <(grep '^check ' "$out/modules.out")
 [ "$(grep -c '^check ' "$out/modules.out")" = "$(grep -c '^check ' tests/guest/modules.sh)" ]
-ok $? "module: every check ran"
+ok $? "$a module: every check ran"
 
 # The traced read of /proc/kft_test_mod, names from the guest's kallsyms.
 sed -n '/^=== data$/,/^=== kallsyms$/p' "$out/modules.out" | sed '1d;$d' > "$out/raw.log"
 sed -n '/^=== kallsyms$/,/^=== end$/p' "$out/modules.out" | sed '1d;$d' > "$out/kallsyms"
 grep -q '\[kft_test_mod\]$' "$out/kallsyms"
-ok $? "the guest's kallsyms lists the module's functions"
+ok $? "$a: the guest's kallsyms lists the module's functions"
 "$BUILD/asan/addr2sym" -m "$out/kallsyms" "$out/raw.log" > "$out/resolved.log"
-ok $? "addr2sym resolves the log with them"
+ok $? "$a: addr2sym resolves the log with them"
 awk -f tests/lib/calltree.awk "$out/resolved.log" > "$out/tree.txt"
 read -r _ root _ < <(grep '^root ' "$out/tree.txt")
 [ "${root:-}" = kft_test_mod_show ]
-ok $? "the run starts at the module's kft_test_mod_show (got ${root:-none})"
+ok $? "$a: the run starts at the module's kft_test_mod_show (got ${root:-none})"
 grep -qx 'child kft_test_mod_work' "$out/tree.txt"
-ok $? "kft_test_mod_work is called from it"
+ok $? "$a: kft_test_mod_work is called from it"
 [ "$(grep -c '^call kft_test_mod_leaf ' "$out/tree.txt")" = 3 ]
-ok $? "kft_test_mod_leaf is called three times"
+ok $? "$a: kft_test_mod_leaf is called three times"
 ! grep '^error' "$out/tree.txt" >&2
-ok $? "calls nest, entry times increase, callee durations add up"
+ok $? "$a: calls nest, entry times increase, callee durations add up"
+}
+
+for KFT_ARCH in $ARCHES; do
+	. tests/lib/arch.sh
+	module_test
+done
 tap_done

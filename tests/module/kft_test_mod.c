@@ -8,8 +8,13 @@
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#ifdef CONFIG_X86
 #include <asm/nops.h>
 #include <asm/text-patching.h>
+#endif
+#ifdef CONFIG_ARM64
+#include <asm/insn.h>
+#endif
 
 /* The compiler's hooks, which kernel/kft.c provides. */
 void __cyg_profile_func_enter(void *fn, void *site);
@@ -34,26 +39,54 @@ struct kft_test_mod_count {
 	unsigned int calls, nops, other;
 };
 
+enum { SITE_OTHER, SITE_CALL, SITE_NOP };
+
+/* What a site holds, decoded here rather than with KFT's asm/kft.h. */
+static int kft_test_mod_site(const void *site, void *hook)
+{
+#ifdef CONFIG_X86
+	static const u8 nop[CALL_INSN_SIZE] = { BYTES_NOP5 };
+
+	if (!memcmp(site, text_gen_insn(CALL_INSN_OPCODE, site, hook),
+		    CALL_INSN_SIZE))
+		return SITE_CALL;
+	if (!memcmp(site, nop, CALL_INSN_SIZE))
+		return SITE_NOP;
+#endif
+#ifdef CONFIG_ARM64
+	u32 insn = le32_to_cpu(*(__le32 *)site);
+
+	/* BL: imm26, in words, signed. */
+	if (aarch64_insn_is_bl(insn) &&
+	    (unsigned long)site + sign_extend64((insn & 0x3ffffff) << 2, 27) ==
+	    (unsigned long)hook)
+		return SITE_CALL;
+	if (insn == aarch64_insn_gen_nop())
+		return SITE_NOP;
+#endif
+	return SITE_OTHER;
+}
+
 static void kft_test_mod_count(struct kft_test_mod_count *c,
 			       const unsigned long *loc, unsigned int n,
 			       void *hook)
 {
-	static const u8 nop[CALL_INSN_SIZE] = { BYTES_NOP5 };
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		const u8 *site = (const u8 *)loc[i];
-
 		/* Init code keeps its calls, and is gone by now. */
 		if (!within_module_mem_type(loc[i], THIS_MODULE, MOD_TEXT))
 			continue;
-		if (!memcmp(site, text_gen_insn(CALL_INSN_OPCODE, site, hook),
-			    CALL_INSN_SIZE))
+		switch (kft_test_mod_site((const void *)loc[i], hook)) {
+		case SITE_CALL:
 			c->calls++;
-		else if (!memcmp(site, nop, CALL_INSN_SIZE))
+			break;
+		case SITE_NOP:
 			c->nops++;
-		else
+			break;
+		default:
 			c->other++;
+		}
 	}
 }
 

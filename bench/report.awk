@@ -3,7 +3,8 @@
 # Turn bench/run.sh's raw data into the markdown report.  Input lines:
 #   KERNEL RUN boot SECONDS
 #   KERNEL RUN result MODE WORKLOAD NS_PER_OP OPS RECORDED LOST BYTES_PER_CALL
-#   tools NAME LINES_PER_SECOND PEAK_KB
+#   tools SHAPE MODE LINES_PER_SECOND PEAK_KB
+# -v arch=ARCH -v runs=N -v cc=COMPILER describe the kernels.
 
 function add(key, v) { vals[key] = (key in vals) ? vals[key] " " v : v }
 function sorted(key, a,   n, i, j, t) {
@@ -29,7 +30,7 @@ function spread(key,   a, n, m) {
 	return m ? 100 * (a[n] - a[1]) / m : 0
 }
 
-$1 == "tools" { tools[$2 " " $3] = $4; toolmem[$2 " " $3] = $5; next }
+$1 == "tools" { tools[$2 " " $3] = $4; toolmem[$2 " " $3] = $5; ntools++; next }
 $3 == "boot" { add("boot " $1, $4); next }
 $3 == "result" {
 	k = $1; r = $2; mode = $4; w = $5; ns = $6; ops = $7; rec = $8
@@ -53,12 +54,13 @@ END {
 		if (f[7] > 0)
 			add("cost " f[3] " " f[4], (f[5] - base) * f[6] / f[7])
 	}
-	printf "# KFT benchmark\n\n"
 	if (!np) {
-		host_tools()
+		if (ntools)
+			host_tools()
 		exit
 	}
-	printf "Kernels: tinyconfig-based reference config, %s, Linux 6.12; QEMU without KVM, 1 CPU; %d boots each.\n", cc, runs
+	printf "# KFT benchmark, %s\n\n", arch
+	printf "Kernels: tinyconfig-based reference config, %s, %s, Linux 6.12; QEMU without KVM, 1 CPU; %d boots each.\n", arch, cc, runs
 	printf "Values: median [min-max] over the boots.  Ratios compare medians measured in this run.\n\n"
 
 	printf "## Boot: kernel start to the first user program (s)\n\n"
@@ -109,7 +111,8 @@ END {
 		a = median("cost kft-all " wl[j]); b = median("cost fgraph-all " wl[j])
 		printf "| %s | %.0f | %.0f | %.2f |\n", wl[j], a, b, b ? a / b : 0
 	}
-	host_tools()
+	if (ntools)
+		host_tools()
 }
 
 function host_tools(   nm, mode, m, ns, shape, k, t) {

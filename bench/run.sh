@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: what KFT costs, against a vanilla kernel and ftrace's
-# function_graph tracer, measured side by side in one run.
+# function_graph tracer, measured side by side in one run, on x86_64 and
+# arm64 (BENCH_ARCHES).
 #
-# Builds (cached) three kernels from the same reference config and compiler
+# Builds (cached), per architecture, three kernels from the same reference
+# config and compiler
 # - vanilla, KFT, ftrace (FUNCTION_GRAPH_TRACER) - boots each RUNS times in
 # QEMU, and runs the guest microbenchmark (tests/guest/kft-bench.c: a
 # getppid loop, open/read/close, fork+exit+wait) untraced and traced
@@ -26,26 +28,29 @@ SCALE=${SCALE:-3}
 cc=${BENCH_CC:-gcc}
 out=$BUILD/bench
 mkdir -p "$out"
-rm -f "$out"/raw.txt
+rm -f "$out"/raw*.txt
 t0=$SECONDS
+arches=${BENCH_ARCHES:-x86_64 arm64}
+[ "${BENCH_ONLY:-}" = tools ] && arches=
 
-if [ "${BENCH_ONLY:-}" = tools ]; then
-	RUNS=0
-else
-	declare -A kdir
+# The kernels of one architecture, each booted RUNS times in turn.
+for KFT_ARCH in $arches; do
+	. tests/lib/arch.sh
+	declare -A kdir=()
 	for v in vanilla kft ftrace; do
 		kdir[$v]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
 	done
-	tests/lib/initramfs.sh "$out/initramfs.cpio.gz"
-fi
-
-for run in $(seq 1 "$RUNS"); do
-	for v in vanilla kft ftrace; do
-		case $v in vanilla) mode=none ;; *) mode=$v ;; esac
-		kft_log "boot $run/$RUNS: $v"
-		tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$out/initramfs.cpio.gz" \
-			-a "kftbench=$mode kftscale=$SCALE" "${kdir[$v]}" "$out/$v-$run" bench
-		awk -v k="$v" -v r="$run" '{ print k, r, $0 }' "$out/$v-$run/bench.out" >> "$out/raw.txt"
+	initrd=$out/initramfs-$KFT_ARCH.cpio.gz
+	tests/lib/initramfs.sh "$initrd"
+	for run in $(seq 1 "$RUNS"); do
+		for v in vanilla kft ftrace; do
+			case $v in vanilla) mode=none ;; *) mode=$v ;; esac
+			kft_log "$KFT_ARCH boot $run/$RUNS: $v"
+			dir=$out/$KFT_ARCH/$v-$run
+			tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$initrd" \
+				-a "kftbench=$mode kftscale=$SCALE" "${kdir[$v]}" "$dir" bench
+			awk -v k="$v" -v r="$run" '{ print k, r, $0 }' "$dir/bench.out" >> "$out/raw-$KFT_ARCH.txt"
+		done
 	done
 done
 
@@ -55,14 +60,14 @@ make -s tools "$BUILD/genlog"
 kft_log "host tools: generating a 10,000,000-line log"
 "$BUILD/genlog" 10000000 "$out/big.map" "$out/big.log"
 # tool NAME LINES OUTPUT COMMAND...: "tools NAME LINES_PER_S PEAK_KB" in
-# raw.txt
+# raw-tools.txt
 tool() {
 	local name=$1 lines=$2 output=$3 s e
 	shift 3
 	s=$(date +%s.%N)
 	/usr/bin/time -f "%M" -o "$out/time.txt" "$@" > "$output"
 	e=$(date +%s.%N)
-	echo "tools $name $(awk -v n="$lines" -v s="$s" -v e="$e" 'BEGIN { printf "%.0f", n / (e - s) }') $(cat "$out/time.txt")" >> "$out/raw.txt"
+	echo "tools $name $(awk -v n="$lines" -v s="$s" -v e="$e" 'BEGIN { printf "%.0f", n / (e - s) }') $(cat "$out/time.txt")" >> "$out/raw-tools.txt"
 }
 # tools SHAPE LINES: every mode on one log.
 tools() {
@@ -82,6 +87,12 @@ for shape in open irq26 tasks; do
 	tools "$shape" 2000000
 done
 
-awk -v runs="$RUNS" -v cc="$cc" -f bench/report.awk "$out/raw.txt" > "$out/results.md"
+{
+	for a in $arches; do
+		awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -f bench/report.awk "$out/raw-$a.txt"
+		echo
+	done
+	awk -f bench/report.awk "$out/raw-tools.txt"
+} > "$out/results.md"
 cat "$out/results.md"
-kft_log "bench done in $((SECONDS - t0)) s; table in $out/results.md, raw data in $out/raw.txt"
+kft_log "bench done in $((SECONDS - t0)) s; table in $out/results.md, raw data in $out/raw-*.txt"

@@ -10,18 +10,20 @@
 #     of a small program (tests/guest/forkexec.sh).
 # Each log comes back raw and resolved (addr2sym), with a kd summary (top
 # 30) and call tree, an SVG flame graph, a Chrome/Perfetto JSON trace, and
-# for boot an SVG timeline: all in $BUILD/demo/.
+# for boot an SVG timeline: all in $BUILD/demo/ ($BUILD/arm64-demo/ with
+# KFT_ARCH=arm64: make demo ARCH=arm64).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 . tests/lib/common.sh
+. tests/lib/arch.sh
 BUILD=${BUILD:-build}
-out=$BUILD/demo
+out=$BUILD/$(kft_arch_name demo "" "" | sed 's/-*$//')
 mkdir -p "$out"
 t0=$SECONDS
 step() { kft_log "[$((SECONDS - t0)) s] $*"; }
 
-step "1/5 kernel: Linux 6.12 + KFT, GCC, small config (cached in $KFT_CACHE)"
+step "1/5 kernel: Linux 6.12 + KFT, $KFT_ARCH, GCC, small config (cached in $KFT_CACHE)"
 kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
 map=$kdir/System.map
 initrd=$out/initramfs.cpio.gz

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# KFT — Kernel Function Trace for Linux 6.12.  `make help` lists the targets.
+# KFT — Kernel Function Trace.  `make help` lists the targets.
 
 KFT_CACHE ?= $(HOME)/.cache/kft
 export KFT_CACHE
@@ -8,11 +8,12 @@ BUILD     ?= build
 CC        ?= cc
 CFLAGS_HOST := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-KSRC_DEFAULT = $(KFT_CACHE)/src/linux-source-6.12
+# The kernel series KFT's patches are for: patches/KERNEL_VERSION, one place.
+KVER      := $(shell cat patches/KERNEL_VERSION)
 
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
-	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-6.12 \
+	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-$(KVER) \
 	file kmod rsync sparse libclang-rt-14-dev python3 time \
 	gcc-aarch64-linux-gnu qemu-system-arm
 # Guest architectures other than the host's; their busybox comes from Debian.
@@ -36,8 +37,8 @@ help:
 	@echo "make check             all tests: host unit tests, tools, kernels in QEMU (GCC and Clang)"
 	@echo "make check-unit        the fast host tests only"
 	@echo "make tools             build scripts/addr2sym, sym2addr, kd into $(BUILD)/"
-	@echo "make install KSRC=DIR  install KFT into a Linux 6.12.y tree"
-	@echo "make patch             write $(BUILD)/kft-linux-6.12.patch (apply with patch -p1)"
+	@echo "make install KSRC=DIR  install KFT into a Linux $(KVER).y tree"
+	@echo "make patch             write $(BUILD)/kft-linux-$(KVER).patch (apply with patch -p1)"
 	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
 	@echo "make bench-tools       the host tools alone, on logs of every shape"
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
@@ -137,13 +138,13 @@ deps:
 # --- putting KFT into a kernel tree -----------------------------------------
 
 install:
-	@test -n "$(KSRC)" || { echo "usage: make install KSRC=/path/to/linux-6.12"; exit 2; }
+	@test -n "$(KSRC)" || { echo "usage: make install KSRC=/path/to/linux-$(KVER)"; exit 2; }
 	patches/install.sh "$(KSRC)"
 
 patch:
 	@mkdir -p $(BUILD)
-	tests/lib/mkpatch.sh > $(BUILD)/kft-linux-6.12.patch
-	@echo "wrote $(BUILD)/kft-linux-6.12.patch: cd linux-6.12 && patch -p1 < $(abspath $(BUILD))/kft-linux-6.12.patch"
+	tests/lib/mkpatch.sh > $(BUILD)/kft-linux-$(KVER).patch
+	@echo "wrote $(BUILD)/kft-linux-$(KVER).patch: cd linux-$(KVER) && patch -p1 < $(abspath $(BUILD))/kft-linux-$(KVER).patch"
 
 # --- tests ------------------------------------------------------------------
 

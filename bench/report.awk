@@ -4,7 +4,7 @@
 #   KERNEL RUN boot SECONDS
 #   KERNEL RUN result MODE WORKLOAD NS_PER_OP OPS RECORDED LOST BYTES_PER_CALL
 #   tools SHAPE MODE LINES_PER_SECOND PEAK_KB
-# -v arch=ARCH -v runs=N -v cc=COMPILER describe the kernels.
+# -v arch=ARCH -v runs=N -v cc=COMPILER -v kver=VERSION describe the kernels.
 
 function add(key, v) { vals[key] = (key in vals) ? vals[key] " " v : v }
 function sorted(key, a,   n, i, j, t) {
@@ -60,7 +60,7 @@ END {
 		exit
 	}
 	printf "# KFT benchmark, %s\n\n", arch
-	printf "Kernels: tinyconfig-based reference config, %s, %s, Linux 6.12; QEMU without KVM, 1 CPU; %d boots each.\n", arch, cc, runs
+	printf "Kernels: tinyconfig-based reference config, %s, %s, Linux %s; QEMU without KVM, 1 CPU; %d boots each.\n", arch, cc, kver, runs
 	printf "Values: median [min-max] over the boots.  Ratios compare medians measured in this run.\n\n"
 
 	printf "## Boot: kernel start to the first user program (s)\n\n"

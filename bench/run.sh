@@ -89,7 +89,7 @@ done
 
 {
 	for a in $arches; do
-		awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -f bench/report.awk "$out/raw-$a.txt"
+		awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -v kver="$KFT_KVER" -f bench/report.awk "$out/raw-$a.txt"
 		echo
 	done
 	awk -f bench/report.awk "$out/raw-tools.txt"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install KFT into a Linux 6.12.y source tree, idempotently:
+# Install KFT into a Linux source tree of the series in
+# patches/KERNEL_VERSION, idempotently:
 #   - files under kernel/ include/ scripts/ Documentation/ arch/ are copied
 #     to the same path in the tree (Kconfig.kft goes to kernel/Kconfig.kft);
 #     an unchanged file is not touched, so rebuilds stay incremental;
-#   - patches/linux-6.12/series is applied with patch -p1; the applied copy
+#   - patches/linux-VERSION/series is applied with patch -p1; the applied copy
 #     is kept in $KSRC/.kft/, and a changed series is first reversed.
 #
 # usage: patches/install.sh KSRC
@@ -16,13 +17,14 @@ die() { echo "kft-install: $*" >&2; exit 1; }
 [ $# -eq 1 ] || die "usage: $0 KSRC"
 ksrc=$(cd "$1" && pwd) || die "no kernel tree at $1"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-series_dir=$repo/patches/linux-6.12
+kver=$(cat "$repo/patches/KERNEL_VERSION")
+series_dir=$repo/patches/linux-$kver
 state=$ksrc/.kft
 
 ver=$(make -s -C "$ksrc" kernelversion 2>/dev/null) || die "$ksrc: not a kernel tree"
 case $ver in
-6.12|6.12.*) ;;
-*) die "$ksrc is Linux $ver; KFT's patches are for 6.12.y" ;;
+"$kver"|"$kver".*) ;;
+*) die "$ksrc is Linux $ver; KFT's patches are for $kver.y" ;;
 esac
 
 copy() {	# copy SRC DST: only when the content differs

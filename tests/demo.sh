@@ -23,7 +23,7 @@ mkdir -p "$out"
 t0=$SECONDS
 step() { kft_log "[$((SECONDS - t0)) s] $*"; }
 
-step "1/5 kernel: Linux 6.12 + KFT, $KFT_ARCH, GCC, small config (cached in $KFT_CACHE)"
+step "1/5 kernel: Linux $KFT_KVER + KFT, $KFT_ARCH, GCC, small config (cached in $KFT_CACHE)"
 kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
 map=$kdir/System.map
 initrd=$out/initramfs.cpio.gz

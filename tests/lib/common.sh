@@ -4,11 +4,13 @@
 
 KFT_CACHE=${KFT_CACHE:-$HOME/.cache/kft}
 export KFT_CACHE
+# The kernel series KFT is for, and its patches (patches/KERNEL_VERSION).
+KFT_KVER=$(cat "$repo/patches/KERNEL_VERSION")
 
 kft_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 kft_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# The kernel tree with KFT installed: $KSRC, or Debian's linux-source-6.12
+# The kernel tree with KFT installed: $KSRC, or Debian's linux-source-$KFT_KVER
 # extracted into the cache.  Prints its path.
 kft_kernel_tree() {
 	local tarball tree
@@ -18,9 +20,9 @@ kft_kernel_tree() {
 	if [ -n "${KSRC:-}" ]; then
 		tree=$KSRC
 	else
-		tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n1)
-		[ -n "$tarball" ] || kft_die "no /usr/src/linux-source-6.12.tar.*: run 'make deps'"
-		tree=$KFT_CACHE/src/linux-source-6.12
+		tarball=$(ls /usr/src/linux-source-"$KFT_KVER".tar.* 2>/dev/null | head -n1)
+		[ -n "$tarball" ] || kft_die "no /usr/src/linux-source-$KFT_KVER.tar.*: run 'make deps'"
+		tree=$KFT_CACHE/src/linux-source-$KFT_KVER
 		# A newer Debian package means a new tree.
 		if [ ! -f "$tree/.kft-tarball" ] ||
 		   [ "$(cat "$tree/.kft-tarball")" != "$(stat -c %Y "$tarball")" ]; then

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Write KFT as one patch for Linux 6.12.y to standard output, the way the
-# original KFT was distributed: the new files, then the series of hunks to
-# existing files.  Apply with: cd linux-6.12 && patch -p1 < kft.patch
+# Write KFT as one patch for Linux (patches/KERNEL_VERSION).y to standard
+# output, the way the original KFT was distributed: the new files, then the
+# series of hunks to existing files.  Apply with: patch -p1 < kft.patch
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -18,12 +18,13 @@ newfile() {	# newfile REPO-PATH TREE-PATH
 	sed 's/^/+/' "$1"
 }
 
-echo "KFT (Kernel Function Trace) for Linux 6.12, $(git describe --always --dirty 2>/dev/null || echo unknown)"
+kver=$(cat patches/KERNEL_VERSION)
+echo "KFT (Kernel Function Trace) for Linux $kver, $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo
 for f in $(git ls-files kernel include scripts Documentation arch | sort); do
 	newfile "$f" "$f"
 done
 newfile Kconfig.kft kernel/Kconfig.kft
 while read -r p; do
-	cat "patches/linux-6.12/$p"
-done < patches/linux-6.12/series
+	cat "patches/linux-$kver/$p"
+done < "patches/linux-$kver/series"

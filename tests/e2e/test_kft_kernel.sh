@@ -87,23 +87,30 @@ kernel_test() {
 	done
 }
 
-# x86_64 GCC kernels on 1, 2 and 4 CPUs; the others on 2 (KFT_SMP
-# overrides).
+# x86_64 GCC kernels on 1, 2 and 4 CPUs; arm64 GCC on 2, and on 2 booted at
+# EL2, with VHE ("2+vhe"); the others on 2 (KFT_SMP overrides).
 smp_list() {
 	if [ -n "${KFT_SMP:-}" ]; then echo "$KFT_SMP"
 	elif [ "$KFT_ARCH-$1" = x86_64-gcc ]; then echo 1 2 4
+	elif [ "$KFT_ARCH-$1" = arm64-gcc ]; then echo 2 2+vhe
 	else echo 2
 	fi
 }
 
 boot_test() {
-	local cc="$KFT_ARCH $1 ${2}cpu" smp=$2 kdir=$3 out pid log
-	out=$BUILD/e2e/$(kft_arch_name kernel "$1" "${smp}cpu")
+	local smp=${2%+vhe} vhe=() name=${2/+/-}cpu
+	[ "$smp" = "$2" ] || { vhe=(-v); name=${smp}cpu-vhe; }
+	local cc="$KFT_ARCH $1 ${name/-/ }" kdir=$3 out pid log
+	out=$BUILD/e2e/$(kft_arch_name kernel "$1" "$name")
 
 	local steps=control,watch,filters,syscall,quiet
 	[ "$smp" -gt 1 ] && steps=$steps,stress
-	tests/lib/qemu-run.sh -s "$smp" -a "kftstress=${KFT_STRESS_SECONDS:-20}" "$kdir" "$out" "$steps"
+	tests/lib/qemu-run.sh -s "$smp" ${vhe[@]+"${vhe[@]}"} -a "kftstress=${KFT_STRESS_SECONDS:-20}" "$kdir" "$out" "$steps"
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
+	if [ ${#vhe[@]} -gt 0 ]; then
+		grep -q 'CPU: All CPU(s) started at EL2' "$out/dmesg.out"
+		ok $? "$cc: the kernel runs at EL2 (VHE)"
+	fi
 	if [ "$smp" -gt 1 ]; then
 		grep -q '^stress done' "$out/stress.out" 2>/dev/null
 		ok $? "$cc: $(grep '^stress loops' "$out/stress.out" 2>/dev/null): runs replaced and read under load, kernel log clean"

@@ -10,6 +10,8 @@
 #   -t SECS     timeout (default 300)
 #   -i FILE     initramfs (default: build it into OUTDIR)
 #   -m MEM      guest memory (default 512M)
+#   -v          arm64: boot at EL2, with the virtualization extensions,
+#               so that the kernel runs with VHE
 # BUILD_DIR holds the boot image of KFT_ARCH (tests/lib/arch.sh).  In
 # OUTDIR: console.log (the kernel's console), serial.out (what the guest
 # framed on a second serial port or virtio-console), STEP.out and
@@ -24,19 +26,21 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
 . "$repo/tests/lib/arch.sh"
 
-smp=1 append="" timeout=300 initrd="" mem=512M
-while getopts "s:a:t:i:m:" o; do
+smp=1 append="" timeout=300 initrd="" mem=512M el2=()
+while getopts "s:a:t:i:m:v" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	a) append=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	i) initrd=$OPTARG ;;
 	m) mem=$OPTARG ;;
+	v) el2=(-machine virtualization=on) ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] BUILD_DIR OUTDIR STEPS"
+[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] [-v] BUILD_DIR OUTDIR STEPS"
+[ ${#el2[@]} = 0 ] || [ "$KFT_ARCH" = arm64 ] || kft_die "-v is for arm64"
 build=$1 outdir=$2 steps=$3
 kernel=$build/$KIMAGE
 [ -f "$kernel" ] || kft_die "no kernel at $kernel"
@@ -57,7 +61,7 @@ fi
 
 start=$SECONDS
 set +e
-timeout --foreground -k 5 "$timeout" "${QEMU[@]}" \
+timeout --foreground -k 5 "$timeout" "${QEMU[@]}" ${el2[@]+"${el2[@]}"} \
 	-accel tcg,thread=${KFT_TCG_THREAD:-single} -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=$CONSOLE nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \

@@ -15,7 +15,7 @@ KVER      := $(shell cat patches/KERNEL_VERSION)
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-$(KVER) \
 	file kmod rsync sparse libclang-rt-14-dev python3 time \
-	gcc-aarch64-linux-gnu qemu-system-arm
+	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64
 

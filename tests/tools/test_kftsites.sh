@@ -30,32 +30,65 @@ cp "$tmp/prog.o" "$tmp/again.o"
 "$KS" "$tmp/again.o" && cmp -s "$tmp/prog.o" "$tmp/again.o"
 ok $? "an object with the sections already is left as it is"
 
-# arm64: every listed offset holds a BL (CALL26) to the hook it is listed
-# for, and every such BL is listed.
-if command -v aarch64-linux-gnu-gcc > /dev/null; then
-	aarch64-linux-gnu-gcc -O2 -finstrument-functions -c "$src/prog.c" -o "$tmp/a64.o"
-	ok $? "arm64: the test program cross-compiles"
-	"$KS" "$tmp/a64.o"
-	ok $? "arm64: kftsites lists the sites"
-	# "SECTION OFFSET" of each BL to the hook, and of each listed site.
+# Cross-compiled objects: the calls to each hook that objdump shows (not
+# tail calls: arm64 JUMP26, arm JUMP24, riscv "auipc t1; jr t1") must be
+# exactly the sites listed, as "SECTION OFFSET".
+calls() {	# calls OBJDUMP OBJ HOOK
+	"$1" -dr "$2" | awk -v hook="$3" '
+		function hex(x) { sub(/^0+/, "", x); return x == "" ? "0" : x }
+		/^Disassembly of section / { sec = $4; sub(/:$/, "", sec); next }
+		/^ +[0-9a-f]+:\t/ { insn = $0; next }
+		/^\t\t\t/ && $3 == hook {
+			t = $2; at = $1; sub(/:$/, "", at)
+			if (t == "R_AARCH64_CALL26" || t == "R_ARM_CALL" || t == "R_ARM_THM_CALL" ||
+			    (t == "R_RISCV_CALL_PLT" || t == "R_RISCV_CALL") && insn ~ /auipc[ \t]+ra,/)
+				print sec, hex(at)
+		}' | sort
+}
+listed() {	# listed READELF OBJ TABLE: REL keeps the addend in the table
+	local words
+	# readelf -x: "  0xOFFSET " then up to four words of 8 hex digits.
+	words=$("$1" -x "$3" "$2" | awk '/^  0x/ { n = split(substr($0, 14, 35), f, " ")
+		for (i = 1; i <= n; i++)
+			print substr(f[i], 7, 2) substr(f[i], 5, 2) substr(f[i], 3, 2) substr(f[i], 1, 2) }' | tr '\n' ' ')
+	"$1" -rW "$2" | awk -v table="$3" -v words="$words" '
+		function hex(x) { sub(/^0+/, "", x); return x == "" ? "0" : x }
+		BEGIN { n = split(words, w, " ") }
+		/^Relocation section/ { sec = $3; gsub(/\047/, "", sec); sub(/^\.rela?/, "", sec); rel = $3 !~ /\.rela/; next }
+		sec == table && $3 ~ /_(ABS64|ABS32|64)$/ {
+			print $5, rel ? hex(w[strtonum_hex($1) / 4 + 1]) : hex($NF)
+		}
+		function strtonum_hex(x,   v, i, c) {
+			v = 0; x = tolower(x)
+			for (i = 1; i <= length(x); i++) { c = index("0123456789abcdef", substr(x, i, 1)) - 1; v = v * 16 + c }
+			return v
+		}' | sort
+}
+# cross NAME GCC-PREFIX [CFLAGS...]
+cross() {
+	local name=$1 cc=$2 h o=$tmp/$1.o
+	shift 2
+	if ! command -v "${cc}gcc" > /dev/null; then
+		ok 1 "$name: ${cc}gcc is installed (make deps)"
+		return
+	fi
+	"${cc}gcc" -O2 -finstrument-functions "$@" -c "$src/prog.c" -o "$o" &&
+		"$KS" "$o"
+	ok $? "$name: kftsites lists the sites"
 	for h in enter exit; do
-		aarch64-linux-gnu-readelf -rW "$tmp/a64.o" | awk -v h="$h" '
-			function hex(x) { sub(/^0+/, "", x); return x == "" ? "0" : x }
-			/^Relocation section/ { sec = $3; gsub(/\047/, "", sec); sub(/^\.rela/, "", sec); next }
-			$3 == "R_AARCH64_CALL26" && $5 == "__cyg_profile_func_" h { print sec, hex($1) }
-			sec == "__kft_" h "_loc" && $3 == "R_AARCH64_ABS64" { print $5, hex($NF) > "/dev/stderr" }
-		' > "$tmp/calls.$h" 2> "$tmp/listed.$h"
-		sort "$tmp/calls.$h" -o "$tmp/calls.$h"
-		sort "$tmp/listed.$h" -o "$tmp/listed.$h"
+		calls "${cc}objdump" "$o" "__cyg_profile_func_$h" > "$tmp/calls.$h"
+		listed "${cc}readelf" "$o" "__kft_${h}_loc" > "$tmp/listed.$h"
 		[ -s "$tmp/calls.$h" ] && cmp -s "$tmp/calls.$h" "$tmp/listed.$h"
-		ok $? "arm64: __kft_${h}_loc lists each BL to the $h hook, as section + offset ($(wc -l < "$tmp/listed.$h") sites)"
+		ok $? "$name: __kft_${h}_loc lists each call to the $h hook, no tail call ($(wc -l < "$tmp/listed.$h") sites)"
 	done
-	aarch64-linux-gnu-ld -r "$tmp/a64.o" -o "$tmp/a64-r.o" &&
-	aarch64-linux-gnu-readelf -SW "$tmp/a64-r.o" | grep -q '__kft_exit_loc'
-	ok $? "arm64: the object still links (ld -r), the sections kept"
-else
-	ok 1 "aarch64-linux-gnu-gcc is installed (make deps)"
-fi
+	"${cc}ld" -r "$o" -o "$tmp/$name-r.o" &&
+	"${cc}readelf" -SW "$tmp/$name-r.o" | grep -q '__kft_exit_loc'
+	ok $? "$name: the object still links (ld -r), the sections kept"
+}
+cross arm64 aarch64-linux-gnu-
+cross riscv64 riscv64-linux-gnu-
+cross "arm (Thumb-2)" arm-linux-gnueabihf- -mthumb
+cross "arm (ARM)" arm-linux-gnueabihf- -marm
 
 # Objects without hook calls are not touched.
 printf 'int f(int x) { return x + 1; }\n' > "$tmp/plain.c"

@@ -120,11 +120,6 @@ static void grow_cpus(struct kft_tree *t, int32_t cpu)
 	}
 }
 
-static double end_of(const struct kft_node *n)
-{
-	return n->end;
-}
-
 void kft_tree_release(struct kft_tree *t, int32_t i)
 {
 	if (t->nfree == t->free_cap) {
@@ -152,7 +147,7 @@ static void close_node(struct kft_tree *t, int32_t i)
 
 static void unwind_stack(struct kft_tree *t, struct kft_stack *s, double time)
 {
-	while (s->n && end_of(&t->nodes[s->idx[s->n - 1]]) <= time + EPS)
+	while (s->n && t->nodes[s->idx[s->n - 1]].end <= time + EPS)
 		close_node(t, s->idx[--s->n]);
 }
 
@@ -167,10 +162,10 @@ static void unwind(struct kft_tree *t, struct kft_stack *s, double time)
 		const struct kft_node *n = &t->nodes[s->idx[s->n - 1]];
 		int32_t cpu = n->c.cpu < 0 ? 0 : n->c.cpu;
 
-		if (end_of(n) > time + EPS)
+		if (n->end > time + EPS)
 			break;
 		if ((uint32_t)cpu < t->ncpus && &t->irq[cpu] != s)
-			unwind_stack(t, &t->irq[cpu], end_of(n));
+			unwind_stack(t, &t->irq[cpu], n->end);
 		close_node(t, s->idx[--s->n]);
 	}
 }
@@ -255,8 +250,8 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		if (running && running != own && parent < 0 && running->n &&
 		    c->delta > 0) {
 			struct kft_node *r = &t->nodes[top(running)];
-			double until = end_of(r) < c->entry + c->delta ?
-				       end_of(r) : c->entry + c->delta;
+			double until = r->end < c->entry + c->delta ?
+				       r->end : c->entry + c->delta;
 
 			r->offcpu += until - c->entry;
 		}

@@ -220,13 +220,26 @@ static enum hook hook_of(const struct object *o, size_t ndx)
 	return NR_HOOKS;
 }
 
+/* The section symbol of section shndx, or 0 if the object has none. */
+static size_t section_symbol(const struct object *o, size_t shndx)
+{
+	GElf_Sym sym;
+	size_t i;
+
+	for (i = 1; i < o->nsyms; i++)
+		if (gelf_getsym(o->syms, i, &sym) && sym.st_shndx == shndx &&
+		    GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			return i;
+	return 0;
+}
+
 /*
- * A symbol to write an address in section shndx against: its section
- * symbol, or else the defined, non-weak symbol nearest below off (a weak
- * one could be replaced by another object's).  Sets *addend.
+ * Without a section symbol: the defined, non-weak symbol of section shndx
+ * nearest below off (a weak one could be replaced by another object's).
+ * Sets *addend.
  */
-static int anchor(const struct object *o, size_t shndx, uint64_t off,
-		  size_t *ndx, int64_t *addend)
+static int nearest_symbol(const struct object *o, size_t shndx, uint64_t off,
+			  size_t *ndx, int64_t *addend)
 {
 	size_t i, best = 0;
 	uint64_t best_value = 0;
@@ -235,11 +248,6 @@ static int anchor(const struct object *o, size_t shndx, uint64_t off,
 	for (i = 1; i < o->nsyms; i++) {
 		if (!gelf_getsym(o->syms, i, &sym) || sym.st_shndx != shndx)
 			continue;
-		if (GELF_ST_TYPE(sym.st_info) == STT_SECTION) {
-			*ndx = i;
-			*addend = off;
-			return 0;
-		}
 		if (GELF_ST_BIND(sym.st_info) != STB_WEAK &&
 		    sym.st_value <= off && (!best || sym.st_value > best_value)) {
 			best = i;
@@ -277,7 +285,7 @@ static int find_sites(struct object *o)
 		GElf_Shdr sh, tsh;
 		Elf_Scn *text;
 		Elf_Data *d;
-		size_t i, n;
+		size_t i, n, secsym;
 
 		if (!gelf_getshdr(scn, &sh))
 			return fail(o, "bad section header");
@@ -291,6 +299,8 @@ static int find_sites(struct object *o)
 			continue;
 		d = elf_getdata(scn, NULL);
 		n = sh.sh_size / sh.sh_entsize;
+		/* Sites are written against it: found once per section. */
+		secsym = section_symbol(o, sh.sh_info);
 		for (i = 0; d && i < n; i++) {
 			GElf_Rela r;
 			enum hook h;
@@ -313,7 +323,10 @@ static int find_sites(struct object *o)
 			/* x86: the relocation is the CALL's operand. */
 			if (o->eh.e_machine == EM_X86_64)
 				r.r_offset--;
-			if (anchor(o, sh.sh_info, r.r_offset, &sym, &addend)) {
+			sym = secsym;
+			addend = r.r_offset;
+			if (!secsym &&
+			    nearest_symbol(o, sh.sh_info, r.r_offset, &sym, &addend)) {
 				fprintf(stderr,
 					"kftsites: %s: no symbol to list the call at %s+0x%llx\n",
 					o->path, sec_name(o, text),

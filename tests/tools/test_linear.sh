@@ -46,7 +46,10 @@ for shape in plain open irq26 tasks; do
 			esac
 			t+=("$(cpu "$@")")
 		done
-		awk -v a="${t[0]}" -v b="${t[1]}" 'BEGIN { exit !(b < 8 * (a > 0.02 ? a : 0.02)) }'
+		# Times are in 10 ms steps: below 0.1 s the base is noise.  A
+		# quadratic mode still fails by far (0.35 s -> 16.5 s, 47x, was
+		# kd -c's on repeated runs).
+		awk -v a="${t[0]}" -v b="${t[1]}" 'BEGIN { exit !(b < 8 * (a > 0.1 ? a : 0.1)) }'
 		ok $? "$shape: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
 	done
 done

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kd's modes over one reader and one tree builder: kd.c reads the log
+ * (kftlog.c) into call trees (calltree.c) and hands each call to the mode
+ * asked for -- summary (kd_summary.c), call trees (kd_tree.c), --diff
+ * (kd_diff.c), folded/Chrome (export.c), SVG (svg.c).  Numbers are
+ * printed by kd_format.c.
+ */
+#ifndef _KFT_KD_H
+#define _KFT_KD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "calltree.h"
+#include "kftlog.h"
+#include "symtab.h"
+
+#define KD_VERSION "2.0"
+
+struct callee {
+	uint32_t fn;
+	uint32_t count;
+	double time;
+};
+
+struct fstat {
+	uint32_t count;		/* calls with a duration */
+	uint32_t open;		/* calls without one (-1, -2) */
+	double total, min, max, sub, local, wall_local;
+	struct callee *callees;
+	uint32_t ncallees, cap;
+};
+
+/* Where (caller, callee) is in the caller's callee list: a hash map. */
+struct callee_map {
+	uint64_t *keys;		/* caller << 32 | callee, + 1; 0: empty */
+	uint32_t *pos;
+	uint32_t n, nslots;
+};
+
+struct kd {
+	struct kft_names names;
+	struct fstat *fs;
+	uint32_t nfs;
+	struct callee_map cm;
+	bool fractions;		/* print 3 decimals: the log has them */
+	/* options */
+	const char *format;
+	char sort;
+	long top;
+	double min_total;
+	bool tree, interlace, running, diff;
+	bool callees;		/* columns m, n or u: keep who called whom */
+	char output;		/* 0 text, 'f' folded, 'j' JSON, 's' svg, 't' timeline */
+	/* filters */
+	long pid, cpu;		/* LONG_MIN: any */
+	double from, to;
+	const char *subtree;
+	int64_t subtree_fn;	/* name id, -1 if not in the log (yet) */
+	/* -c -i: the trees open in the listing, outermost first */
+	int32_t *splice;
+	int32_t depth, splice_cap;
+	/* -r: calls waiting to be printed, in entry order (with -i) */
+	bool stream, header_done;
+	double last_flush;	/* CLOCK_MONOTONIC seconds */
+	int32_t *queue, *scratch;
+	uint32_t qhead, qlen, qcap, scratch_cap;
+};
+
+/* kd.c: read a log (NULL or "-": standard input) into kd and the tree t. */
+int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
+	       struct kft_tree *t);
+void kd_free(struct kd *kd);
+
+/* kd_format.c: microseconds as the log has them (3 decimals or none). */
+const char *kd_fmt_us(const struct kd *kd, double v, char *buf, size_t n);
+const char *kd_fmt_change(const struct kd *kd, double v, char *buf, size_t n);
+
+/* kd_summary.c: per-function statistics, and the summary table. */
+struct fstat *kd_fstat_of(struct kd *kd, uint32_t fn);
+void kd_summary_close(struct kd *kd, struct kft_tree *t, int32_t i);
+bool kd_summary_column(char c);
+void kd_summary(struct kd *kd);
+
+/* kd_tree.c: -c call trees, -i splicing, -r printing while reading. */
+void kd_call_trees(struct kd *kd, struct kft_tree *t);
+void kd_stream_add(struct kd *kd, struct kft_tree *t, int32_t i);
+void kd_stream_close(struct kd *kd, struct kft_tree *t, int32_t i);
+void kd_stream_flush(struct kd *kd, struct kft_tree *t);
+void kd_stream_end(struct kd *kd, struct kft_tree *t);
+
+/* kd_diff.c: --diff OLD NEW. */
+int kd_diff(struct kd *kd, const char *old, const char *new,
+	    const struct kft_symtab *st);
+
+#endif /* _KFT_KD_H */

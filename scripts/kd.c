@@ -64,6 +64,9 @@ void kd_free(struct kd *kd)
 	kd->fs = NULL;
 	kd->nfs = 0;
 	free(kd->splice);
+	free(kd->spliced);
+	kd->spliced = NULL;
+	kd->spliced_cap = 0;
 	free(kd->queue);
 	free(kd->scratch);
 	kd->splice = kd->queue = kd->scratch = NULL;
@@ -72,13 +75,16 @@ void kd_free(struct kd *kd)
 
 /* Read a log (NULL: standard input) into kd's statistics and the tree t. */
 int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
-		   struct kft_tree *t)
+	       struct kft_tree *t)
 {
 	struct kft_log_reader r;
 	struct kft_call c;
 	FILE *in = stdin;
-	bool data;
+	bool data, failed;
 
+	kft_tree_init(t, on_close, kd);
+	if (path && !strcmp(path, "-"))
+		path = NULL;
 	if (path) {
 		in = fopen(path, "r");
 		if (!in) {
@@ -86,7 +92,6 @@ int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 			return 1;
 		}
 	}
-	kft_tree_init(t, on_close, kd);
 	t->on_add = on_add;
 	/* Summaries need each call only until it closes. */
 	t->recycle = !kd->tree && !kd->output;
@@ -98,6 +103,12 @@ int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
 					     strlen(kd->subtree));
 	while (kft_log_next(&r, &c)) {
+		/* Back in time: another run, whose calls nest in none before. */
+		if (c.rewound) {
+			kft_tree_finish(t);
+			if (kd->stream && kd->interlace)
+				kd_stream_flush(kd, t);
+		}
 		if (!wanted(kd, &c))
 			continue;
 		/*
@@ -113,17 +124,27 @@ int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 			kd_stream_flush(kd, t);
 	}
 	kft_tree_finish(t);
+	if (t->too_deep) {
+		fprintf(stderr, "%s: %llu calls nested deeper than any kernel stack; shown as roots\n",
+			r.path, (unsigned long long)t->too_deep);
+		kd->skipped++;
+	}
 	data = r.in_data;
+	failed = r.failed;
 	if (kd->stream && data)
 		kd_stream_end(kd, t);
 	kft_log_close(&r);
 	if (in != stdin)
 		fclose(in);
+	if (failed)
+		return 1;
 	if (!data) {
 		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n",
 			path ? path : "<stdin>");
 		return 1;
 	}
+	/* Output from the lines read; the exit status says some were not. */
+	kd->skipped += r.skipped;
 	return 0;
 }
 
@@ -274,6 +295,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (kd.diff && !strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+		fprintf(stderr, "kd: --diff reads one of its logs from standard input, not both\n");
+		return 2;
+	}
 	if (!kd.format)
 		kd.format = kd.tree ? "etlp" : long_fmt ? "Fctalsmn" : "Fctal";
 	else if (long_fmt)
@@ -315,5 +340,11 @@ int main(int argc, char **argv)
 	}
 	if (stp)
 		kft_symtab_free(stp);
+	if (!ret && kd.skipped)
+		ret = 1;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "kd: writing the output: %s\n", strerror(errno));
+		return 1;
+	}
 	return ret;
 }

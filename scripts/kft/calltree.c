@@ -32,6 +32,13 @@
  * they were left open by different runs.
  */
 #define OPEN_MAX 128
+/*
+ * KFT tracks at most 1,024 open calls per task (CONFIG_KFT_STACK_DEPTH's
+ * range), and an interrupt adds its own: a call nested deeper is not from
+ * a kernel stack.  It is shown as a root of its own, so that what kd
+ * writes per call (indentation, stacks) stays bounded.
+ */
+#define DEPTH_MAX 2048
 
 static void push(struct kft_stack *s, int32_t i)
 {
@@ -271,6 +278,10 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 	if (parent < 0 || (c->pid < 0) != (t->nodes[parent].c.pid < 0)) {
 		n->tree = i;		/* a tree of its own: task or interrupt */
 		n->depth = 0;
+	} else if (t->nodes[parent].depth + 1 >= DEPTH_MAX) {
+		n->tree = i;
+		n->depth = 0;
+		t->too_deep++;
 	} else {
 		n->tree = t->nodes[parent].tree;
 		n->depth = t->nodes[parent].depth + 1;

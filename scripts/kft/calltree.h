@@ -45,6 +45,7 @@ struct kft_tree {
 	int32_t *cpu_task;	/* per CPU: the task last seen there, or -1 */
 	uint32_t ncpus;
 	uint32_t switch_fn;	/* name id of __switch_to, or UINT32_MAX */
+	uint64_t too_deep;	/* calls nested too deep, made roots */
 	/*
 	 * Reuse a call's node once it is closed (and on_close has seen it):
 	 * memory then follows the calls open at once, not the log's length.

@@ -10,76 +10,73 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpath.h"
 #include "export.h"
+#include "utf8.h"
 #include "xalloc.h"
 
-struct folded {
-	char *stack;
-	double ns;
-};
-
-static int by_stack(const void *a, const void *b)
-{
-	return strcmp(((const struct folded *)a)->stack,
-		      ((const struct folded *)b)->stack);
-}
-
+/* Folded stacks from the call-path trie, depth first, one path buffer. */
 void kft_export_folded(FILE *out, const struct kft_tree *t,
-		       const struct kft_names *names)
+		       struct kft_names *names)
 {
-	struct folded *f = xmalloc(t->n * sizeof(*f));
-	int32_t *path = xmalloc((t->n + 1) * sizeof(*path));
-	uint32_t i, nf = 0;
+	struct kft_paths ps;
+	size_t *off, len = 0, cap = 256;
+	char *buf = xmalloc(cap);
+	uint32_t c;
 
-	for (i = 0; i < t->n; i++) {
-		const struct kft_node *n = &t->nodes[i];
-		size_t len = 8;
-		int32_t depth = 0, k;
-		char *s;
+	kft_paths_build(&ps, t, kft_name_id(names, "[irq]", 5));
+	kft_paths_sort(&ps, names);
+	off = xcalloc(ps.max_depth + 2, sizeof(*off));
+	for (c = ps.p[0].first_child; c;) {
+		const struct kft_path *p = &ps.p[c];
+		size_t nl = names->len[p->fn];
 
-		if (n->hidden || kft_node_self(n) <= 0)
+		len = off[p->depth - 1];
+		if (len + nl + 2 > cap) {
+			cap = 2 * (len + nl + 2);
+			buf = xrealloc(buf, cap);
+		}
+		if (p->depth > 1)
+			buf[len++] = ';';
+		memcpy(buf + len, names->name[p->fn], nl);
+		len += nl;
+		off[p->depth] = len;
+		if (p->self > 0) {
+			fwrite(buf, 1, len, out);
+			fprintf(out, " %.0f\n", p->self * 1000);
+		}
+		if (p->first_child) {
+			c = p->first_child;
 			continue;
-		for (k = i; k >= 0; k = t->nodes[k].tree == k ? -1 : t->nodes[k].parent) {
-			path[depth++] = k;
-			len += strlen(names->name[t->nodes[k].c.fn]) + 1;
 		}
-		s = xmalloc(len);
-		s[0] = '\0';
-		if (n->c.pid < 0)
-			strcat(s, "[irq];");
-		while (depth--) {
-			strcat(s, names->name[t->nodes[path[depth]].c.fn]);
-			if (depth)
-				strcat(s, ";");
-		}
-		f[nf].stack = s;
-		f[nf++].ns = kft_node_self(n) * 1000;
+		while (c && !ps.p[c].next)
+			c = ps.p[c].parent;
+		c = c ? ps.p[c].next : 0;
 	}
-	qsort(f, nf, sizeof(*f), by_stack);
-	for (i = 0; i < nf; i++) {
-		double ns = f[i].ns;
-
-		while (i + 1 < nf && !strcmp(f[i].stack, f[i + 1].stack)) {
-			free(f[i].stack);
-			ns += f[++i].ns;
-		}
-		fprintf(out, "%s %.0f\n", f[i].stack, ns);
-		free(f[i].stack);
-	}
-	free(path);
-	free(f);
+	free(off);
+	free(buf);
+	kft_paths_free(&ps);
 }
 
+/* A JSON string: escaped, and valid UTF-8 whatever the name's bytes. */
 static void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (; *s; s++) {
+	while (*s) {
+		size_t n = kft_utf8_seq(s);
+
+		if (!n) {
+			fputs(KFT_UTF8_REPLACEMENT, out);
+			s++;
+			continue;
+		}
 		if (*s == '"' || *s == '\\')
 			fputc('\\', out);
 		if ((unsigned char)*s < 0x20)
 			fprintf(out, "\\u%04x", *s);
 		else
-			fputc(*s, out);
+			fwrite(s, 1, n, out);
+		s += n;
 	}
 	fputc('"', out);
 }

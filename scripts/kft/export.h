@@ -8,7 +8,7 @@
 #include "calltree.h"
 
 void kft_export_folded(FILE *out, const struct kft_tree *t,
-		       const struct kft_names *names);
+		       struct kft_names *names);
 void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		       const struct kft_names *names);
 

@@ -45,6 +45,7 @@ struct kd {
 	uint32_t nfs;
 	struct callee_map cm;
 	bool fractions;		/* print 3 decimals: the log has them */
+	unsigned long skipped;	/* malformed lines left out */
 	/* options */
 	const char *format;
 	char sort;
@@ -61,6 +62,8 @@ struct kd {
 	/* -c -i: the trees open in the listing, outermost first */
 	int32_t *splice;
 	int32_t depth, splice_cap;
+	bool *spliced;		/* by root node: on the splice stack */
+	uint32_t spliced_cap;
 	/* -r: calls waiting to be printed, in entry order (with -i) */
 	bool stream, header_done;
 	double last_flush;	/* CLOCK_MONOTONIC seconds */

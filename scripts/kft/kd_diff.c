@@ -55,6 +55,7 @@ int kd_diff(struct kd *kd, const char *old, const char *new,
 		ret = kd_analyse(&b, new, st, &tb);
 	else
 		kft_tree_init(&tb, NULL, NULL);
+	kd->skipped = a.skipped + b.skipped;
 	if (ret)
 		goto out;
 	kd->fractions = a.fractions || b.fractions;

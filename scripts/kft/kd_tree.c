@@ -46,8 +46,10 @@ static void tree_line(const struct kd *kd, const struct kft_tree *t,
 {
 	const char *name = kd->names.name[n->c.fn];
 	size_t namelen = kd->names.len[n->c.fn];
-	size_t need = 40 * strlen(kd->format) + 3 * n->depth + namelen + 2;
 	char buf[64], *line, *p;
+	/* A column is at most a buf and a blank; a level is 3 characters. */
+	size_t need = (sizeof(buf) + 1) * strlen(kd->format) +
+		      3 * (size_t)n->depth + namelen + 2;
 	static char *mem;
 	static size_t cap;
 	double l;
@@ -107,30 +109,45 @@ static void print_header(struct kd *kd)
 
 static void stream_release(struct kd *kd, struct kft_tree *t, int32_t i);
 
+static void splice_end(struct kd *kd)
+{
+	while (kd->depth > 1)
+		splice_marker(--kd->depth, "end ----------------");
+	while (kd->depth)
+		kd->spliced[kd->splice[--kd->depth]] = false;
+}
+
 /*
  * -i lists all calls in entry order; a tree that starts while another is
  * open is spliced in between start/end markers, indented with its own
  * marker character.  Call i comes next: close the splices it is past,
  * open one if it starts a tree, then list it.
  */
+/* Is the tree of root i open in the listing (the splice stack)? */
+static bool is_spliced(const struct kd *kd, int32_t i)
+{
+	return (uint32_t)i < kd->spliced_cap && kd->spliced[i];
+}
+
 static void splice_line(struct kd *kd, struct kft_tree *t, int32_t i)
 {
 	const struct kft_node *n = &t->nodes[i];
 
+	if (n->c.rewound)	/* another run: nothing before is open */
+		splice_end(kd);
 	while (kd->depth > 0 && kd->splice[kd->depth - 1] != n->tree) {
 		int32_t root = kd->splice[kd->depth - 1];
 		const struct kft_node *r = &t->nodes[root];
 		bool open = r->c.delta == KFT_DELTA_OPEN ||
 			    n->c.entry < r->c.entry + r->c.delta;
-		bool below = false;
+		bool below = is_spliced(kd, n->tree);
 
-		for (int32_t k = 0; k < kd->depth - 1; k++)
-			below |= kd->splice[k] == n->tree;
 		if (open && !below)
 			break;	/* n's tree starts inside this one */
 		if (kd->depth > 1)
 			splice_marker(kd->depth - 1, "end ----------------");
 		kd->depth--;
+		kd->spliced[root] = false;
 		if (kd->stream)
 			stream_release(kd, t, root);
 	}
@@ -143,15 +160,16 @@ static void splice_line(struct kd *kd, struct kft_tree *t, int32_t i)
 					      sizeof(*kd->splice));
 		}
 		kd->splice[kd->depth++] = n->tree;
+		if ((uint32_t)n->tree >= kd->spliced_cap) {
+			uint32_t cap = t->cap > (uint32_t)n->tree ? t->cap : (uint32_t)n->tree + 1;
+
+			kd->spliced = xrealloc(kd->spliced, cap);
+			memset(kd->spliced + kd->spliced_cap, 0, cap - kd->spliced_cap);
+			kd->spliced_cap = cap;
+		}
+		kd->spliced[n->tree] = true;
 	}
 	tree_line(kd, t, n, markers[(kd->depth - 1) % (sizeof(markers) - 1)]);
-}
-
-static void splice_end(struct kd *kd)
-{
-	while (kd->depth > 1)
-		splice_marker(--kd->depth, "end ----------------");
-	kd->depth = 0;
 }
 
 /*
@@ -208,9 +226,8 @@ static void stream_release(struct kd *kd, struct kft_tree *t, int32_t i)
 		return;
 	if (kd->interlace && n->tree == i && n->next > 0)
 		return;		/* calls of its tree wait to be printed */
-	for (int32_t k = 0; k < kd->depth; k++)
-		if (kd->splice[k] == i)
-			return;
+	if (is_spliced(kd, i))
+		return;
 	n->mark |= STREAM_RELEASED;
 	kft_tree_release(t, i);
 }

@@ -7,11 +7,15 @@
  * original KFT wrote PID as "pid.cpu" on SMP and had no CPU column.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kftlog.h"
 #include "xalloc.h"
+
+/* A log of a million bad lines says so twenty times, then counts. */
+#define WARN_MAX	20
 
 static uint32_t hash(const char *s, size_t len)
 {
@@ -125,17 +129,41 @@ void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
 
 void kft_log_close(struct kft_log_reader *r)
 {
+	if (r->warnings > WARN_MAX)
+		fprintf(stderr, "%s: %lu warnings in all, %lu lines skipped\n",
+			r->path, r->warnings, r->skipped);
 	free(r->buf);
 	r->buf = NULL;
 }
 
-static void warn(struct kft_log_reader *r, const char *what)
+void kft_log_warn(struct kft_log_reader *r, const char *what)
 {
 	r->warnings++;
-	if (!r->quiet)
-		fprintf(stderr, "%s:%lu: %s; line skipped\n", r->path,
-			r->lineno, what);
+	if (r->quiet || r->warnings > WARN_MAX)
+		return;
+	fprintf(stderr, "%s:%lu: %s\n", r->path, r->lineno, what);
+	if (r->warnings == WARN_MAX)
+		fprintf(stderr, "%s: further warnings not shown\n", r->path);
 }
+
+static void warn(struct kft_log_reader *r, const char *what)
+{
+	r->skipped++;
+	if (r->warnings < WARN_MAX) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "%s; line skipped", what);
+		kft_log_warn(r, msg);
+	} else {
+		kft_log_warn(r, what);
+	}
+}
+
+/*
+ * Times are microseconds below 2^53 ns, so that a nanosecond is still
+ * exact in a double: 104 days.  Larger, inf and nan are not a KFT log's.
+ */
+#define US_MAX	9e12
 
 /*
  * A number of microseconds: digits, optionally a fraction, or -1/-2.  The
@@ -169,7 +197,25 @@ static bool parse_us(const char *tok, double *v)
 	}
 	errno = 0;
 	*v = strtod(tok, &end);
-	return !errno && !*end && end != tok;
+	return !errno && !*end && end != tok && isfinite(*v) && fabs(*v) < US_MAX;
+}
+
+/*
+ * A CPU number, or -1.  Per-CPU state is sized by the largest CPU seen, so
+ * a number no machine has (Linux's NR_CPUS is at most 8192) is refused.
+ */
+#define CPU_MAX	65536
+
+static int32_t parse_cpu(const char *tok)
+{
+	char *end;
+	long cpu;
+
+	if (*tok < '0' || *tok > '9')
+		return -1;
+	errno = 0;
+	cpu = strtol(tok, &end, 10);
+	return !errno && !*end && cpu < CPU_MAX ? (int32_t)cpu : -1;
 }
 
 /* Split at blanks, in place; at most max tokens. */
@@ -246,7 +292,11 @@ static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 	dot = strchr(tok[2], '.');
 	if (dot) {			/* original SMP form: pid.cpu */
 		*dot = '\0';
-		c->cpu = atoi(dot + 1);
+		c->cpu = parse_cpu(dot + 1);
+		if (c->cpu < 0) {
+			warn(r, "bad CPU after the pid");
+			return false;
+		}
 	}
 	{
 		char *end;
@@ -259,16 +309,39 @@ static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 		c->pid = pid;
 	}
 	if (n >= 6) {
-		char *end;
-		long cpu = strtol(tok[n - 1], &end, 10);
+		int32_t cpu = parse_cpu(tok[n - 1]);
 
-		if (!*end && cpu >= 0 && cpu < 65536)
+		if (cpu >= 0) {
 			c->cpu = cpu;
+		} else if (*tok[n - 1] >= '0' && *tok[n - 1] <= '9') {
+			warn(r, "CPU number out of range");
+			return false;
+		}
 	}
 	c->fn = function_id(r, tok[3]);
 	c->site = site_hash(tok[4]);
 	c->line = r->lineno;
 	return true;
+}
+
+/*
+ * KFT writes a run's log sorted by entry time.  A line earlier than the
+ * one before starts another run (logs put end to end) or the log was
+ * shuffled: say so, and let the caller start its trees afresh.
+ */
+static void check_order(struct kft_log_reader *r, struct kft_call *c)
+{
+	c->rewound = r->any && c->entry < r->last_entry;
+	if (c->rewound) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg),
+			 "entry time %.3f is before the previous line's %.3f: not in entry order, a new run from here",
+			 c->entry, r->last_entry);
+		kft_log_warn(r, msg);
+	}
+	r->last_entry = c->entry;
+	r->any = true;
 }
 
 bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
@@ -279,9 +352,16 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		unsigned long long base;
 
 		r->lineno++;
+		if (memchr(r->buf, '\0', len)) {
+			if (r->in_data)
+				warn(r, "NUL byte in the line");
+			continue;
+		}
 		if (r->in_data) {
-			if (data_line(r, r->buf, c))
+			if (data_line(r, r->buf, c)) {
+				check_order(r, c);
 				return true;
+			}
 			continue;
 		}
 		if (!strncmp(r->buf, "--------", 8))
@@ -295,6 +375,10 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 				((struct kft_symtab *)r->st)->bias =
 					(int64_t)(base - text->addr);
 		}
+	}
+	if (ferror(r->f)) {
+		fprintf(stderr, "%s: %s\n", r->path, strerror(errno));
+		r->failed = true;
 	}
 	return false;
 }

@@ -24,6 +24,7 @@ struct kft_call {
 	uint32_t fn;		/* name id, see kft_names */
 	uint32_t line;		/* in the log, for messages */
 	uint64_t site;		/* hash of the CALLER column: the call site */
+	bool rewound;		/* earlier than the line before: a new run */
 };
 
 /* Interned function names: ids are dense, from 0. */
@@ -47,7 +48,11 @@ struct kft_log_reader {
 	const struct kft_symtab *st;	/* resolve 0x addresses, or NULL */
 	struct kft_names *names;
 	unsigned long lineno;
-	unsigned long warnings;
+	unsigned long warnings;		/* lines warned about */
+	unsigned long skipped;		/* of which skipped */
+	double last_entry;
+	bool any;			/* a data line was read */
+	bool failed;			/* a read error: the log is not whole */
 	bool in_data;			/* past the dashed header line */
 	bool decimals;			/* entry times have decimals */
 	bool quiet;
@@ -60,9 +65,12 @@ void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
 /*
  * Next call of the log; false at the end.  Header lines are skipped (and
  * give the symbol table its KASLR offset); a malformed line is a warning
- * with its line number, and is skipped.
+ * with its line number, and is skipped; so is a line with a NUL byte, a
+ * time that is not finite or beyond 104 days, or a CPU beyond 65535.
  */
 bool kft_log_next(struct kft_log_reader *r, struct kft_call *c);
 void kft_log_close(struct kft_log_reader *r);
+/* "path:line: what" on stderr, for the line just read (at most 20). */
+void kft_log_warn(struct kft_log_reader *r, const char *what);
 
 #endif /* _KFT_LOG_H */

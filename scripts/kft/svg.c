@@ -9,23 +9,58 @@
  *    boot trace, where the boot's time went, in order.
  */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callpath.h"
 #include "export.h"
+#include "utf8.h"
 #include "xalloc.h"
 
-static void xml_text(FILE *out, const char *s)
+/*
+ * At most max characters of s as XML text: escaped, valid UTF-8, and no
+ * control characters (XML 1.0 has no way to write them).  Returns how many
+ * characters were written.
+ */
+static size_t xml_text_n(FILE *out, const char *s, size_t max)
 {
-	for (; *s; s++) {
+	size_t chars = 0;
+
+	for (; *s && chars < max; chars++) {
+		size_t n = kft_utf8_seq(s);
+
+		if (!n || ((unsigned char)*s < 0x20 && *s != '\t')) {
+			fputs(KFT_UTF8_REPLACEMENT, out);
+			s++;
+			continue;
+		}
 		switch (*s) {
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '&': fputs("&amp;", out); break;
 		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
+		default: fwrite(s, 1, n, out);
 		}
+		s += n;
 	}
+	return chars;
+}
+
+static void xml_text(FILE *out, const char *s)
+{
+	xml_text_n(out, s, SIZE_MAX);
+}
+
+/* Characters (not bytes) in s, as xml_text_n() counts them. */
+static size_t xml_chars(const char *s)
+{
+	size_t chars = 0, n;
+
+	for (; *s; s += n ? n : 1, chars++)
+		n = kft_utf8_seq(s);
+	return chars;
 }
 
 /*
@@ -35,16 +70,14 @@ static void xml_text(FILE *out, const char *s)
 static void label(FILE *out, const char *name, double x, double y,
 		  double room, double char_px)
 {
-	size_t fit = room > 0 ? room / char_px : 0;
+	size_t fit = room > 0 ? (room / char_px < 4096 ? room / char_px : 4096) : 0;
 
 	if (fit < 5)
 		return;
 	fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x, y);
-	if (strlen(name) > fit) {
-		char cut[256];
-
-		snprintf(cut, sizeof(cut), "%.*s..", (int)(fit - 2), name);
-		xml_text(out, cut);
+	if (xml_chars(name) > fit) {
+		xml_text_n(out, name, fit - 2);
+		fputs("..", out);
 	} else {
 		xml_text(out, name);
 	}
@@ -62,123 +95,95 @@ static void colour(const char *name, char *buf, size_t n)
 		 (h >> 16) % 60);
 }
 
-/* The merged call-path tree behind the flame graph. */
-struct fnode {
-	uint32_t fn;
-	double time;		/* on-CPU time of the calls on this path */
-	uint32_t first_child, next;	/* indices, 0 = none */
-	uint32_t depth;
-};
-
-struct flame {
-	struct fnode *n;
-	uint32_t len, cap;
-	uint32_t depth;
-};
-
-static uint32_t child(struct flame *f, uint32_t parent, uint32_t fn)
+/* One bar of the flame graph: a call path, its width its time. */
+static void flame_rect(FILE *out, const char *name, double time, double x,
+		       double y, double w)
 {
-	uint32_t c;
-
-	for (c = f->n[parent].first_child; c; c = f->n[c].next)
-		if (f->n[c].fn == fn)
-			return c;
-	if (f->len == f->cap) {
-		f->cap *= 2;
-		f->n = xrealloc(f->n, f->cap * sizeof(*f->n));
-	}
-	c = f->len++;
-	f->n[c] = (struct fnode){ fn, 0, 0, f->n[parent].first_child,
-				  f->n[parent].depth + 1 };
-	if (f->n[c].depth > f->depth)
-		f->depth = f->n[c].depth;
-	f->n[parent].first_child = c;
-	return c;
-}
-
-/*
- * A path's width: its calls' own time on the CPU plus its callees' paths.
- * Calls whose exit was not seen (start_kernel in a boot trace) have no own
- * time but their callees'.
- */
-static double settle(struct flame *f, uint32_t i)
-{
-	uint32_t c;
-
-	for (c = f->n[i].first_child; c; c = f->n[c].next)
-		f->n[i].time += settle(f, c);
-	return f->n[i].time;
-}
-
-static void flame_rects(FILE *out, const struct flame *f, uint32_t i,
-			const struct kft_names *names, double x, uint32_t depth,
-			double scale, double height)
-{
-	const struct fnode *n = &f->n[i];
-	double w = n->time * scale;
 	char fill[32];
-	uint32_t c;
 
-	if (i && w >= 0.1) {
-		const char *name = i == 1 ? "all" : names->name[n->fn];
-		double y = height - (depth + 1) * 16.0 - 10;
-
-		colour(name, fill, sizeof(fill));
-		fprintf(out, "<g><title>");
-		xml_text(out, name);
-		fprintf(out, " (%.3f us)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"15\" fill=\"%s\" rx=\"2\"/>",
-			n->time, x, y, w, fill);
-		label(out, name, x + 3, y + 11.5, w - 6, 7);
-		fprintf(out, "</g>\n");
-	}
-	for (c = n->first_child; c; c = f->n[c].next) {
-		flame_rects(out, f, c, names, x, depth + (i ? 1 : 0), scale, height);
-		x += f->n[c].time * scale;
-	}
+	colour(name, fill, sizeof(fill));
+	fprintf(out, "<g><title>");
+	xml_text(out, name);
+	fprintf(out, " (%.3f us)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"15\" fill=\"%s\" rx=\"2\"/>",
+		time, x, y, w, fill);
+	label(out, name, x + 3, y + 11.5, w - 6, 7);
+	fprintf(out, "</g>\n");
 }
 
 void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 			   struct kft_names *names, const char *title)
 {
-	struct flame f = { .cap = 1024 };
-	uint32_t *at = xcalloc(t->n, sizeof(*at));
-	uint32_t irq_fn = kft_name_id(names, "[interrupts]", 12);
-	uint32_t i, depth = 0;
-	double width = 1200, height;
+	struct kft_paths ps;
+	double width = 1200, height, scale, *xs;
+	uint32_t c;
 
-	f.n = xcalloc(f.cap, sizeof(*f.n));
-	f.len = 2;		/* 0: unused, 1: the root ("all") */
-	f.n[1].fn = UINT32_MAX;
-	for (i = 0; i < t->n; i++) {
-		const struct kft_node *n = &t->nodes[i];
-		uint32_t parent = 1;
-
-		if (n->hidden)
-			continue;
-		if (n->tree != (int32_t)i && n->parent >= 0 && !t->nodes[n->parent].hidden) {
-			parent = at[n->parent];
-		} else if (n->c.pid < 0) {
-			parent = child(&f, 1, irq_fn);
-		}
-		at[i] = child(&f, parent, n->c.fn);
-		f.n[at[i]].time += kft_node_self(n);
-	}
-	settle(&f, 1);
-	depth = f.depth;
-	height = (depth + 2) * 16.0 + 40;
+	kft_paths_build(&ps, t, kft_name_id(names, "[interrupts]", 12));
+	kft_paths_sort(&ps, names);
+	height = (ps.max_depth + 2) * 16.0 + 40;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"12\">\n",
 		width + 20, height, width + 20, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n<text x=\"10\" y=\"18\" font-size=\"15\">");
 	xml_text(out, title);
 	fprintf(out, " - flame graph, width = time on the CPU (%.3f us in all)</text>\n",
-		f.n[1].time);
+		ps.p[0].total);
 	fprintf(out, "<g transform=\"translate(10,0)\">\n");
-	if (f.n[1].time > 0)
-		flame_rects(out, &f, 1, names, 0, 0, width / f.n[1].time, height);
+	/* Depth first, without recursion: xs[d] is where depth d's next bar goes. */
+	xs = xcalloc(ps.max_depth + 2, sizeof(*xs));
+	scale = ps.p[0].total > 0 ? width / ps.p[0].total : 0;
+	if (scale > 0)
+		flame_rect(out, "all", ps.p[0].total, 0, height - 26, width);
+	for (c = scale > 0 ? ps.p[0].first_child : 0; c;) {
+		const struct kft_path *p = &ps.p[c];
+		double x = xs[p->depth], w = p->total * scale;
+
+		xs[p->depth] += w;
+		/* Too narrow to see: so is everything it called. */
+		if (w >= 0.1) {
+			flame_rect(out, names->name[p->fn], p->total, x,
+				   height - (p->depth + 1) * 16.0 - 10, w);
+			if (p->first_child) {
+				xs[p->depth + 1] = x;
+				c = p->first_child;
+				continue;
+			}
+		}
+		while (c && !ps.p[c].next)
+			c = ps.p[c].parent;
+		c = c ? ps.p[c].next : 0;
+	}
 	fprintf(out, "</g>\n</svg>\n");
-	free(f.n);
-	free(at);
+	free(xs);
+	kft_paths_free(&ps);
+}
+
+/* A lane's key: the pid, or for interrupt context -1 - CPU. */
+static int64_t lane_key(const struct kft_node *n)
+{
+	return n->c.pid >= 0 ? n->c.pid : -1 - (int64_t)(n->c.cpu > 0 ? n->c.cpu : 0);
+}
+
+/* Lanes by key, hashed: a log may have thousands of tasks. */
+struct lanes {
+	int64_t *key;		/* in order of appearance */
+	uint32_t n;
+	uint32_t *slots;	/* lane + 1, 0 empty */
+	uint32_t nslots;
+};
+
+static uint32_t lane_of(struct lanes *ls, int64_t key, bool add)
+{
+	uint32_t h = (uint32_t)(((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> 32) &
+		     (ls->nslots - 1);
+
+	for (; ls->slots[h]; h = (h + 1) & (ls->nslots - 1))
+		if (ls->key[ls->slots[h] - 1] == key)
+			return ls->slots[h] - 1;
+	if (!add)
+		return UINT32_MAX;
+	ls->key[ls->n] = key;
+	ls->slots[h] = ++ls->n;
+	return ls->n - 1;
 }
 
 /* Lanes: one per task in order of appearance, then interrupts per CPU. */
@@ -186,14 +191,17 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 			 const struct kft_names *names, const char *title)
 {
 	const uint32_t maxdepth = 6, row = 14, margin = 130;
-	int64_t *lanes = xcalloc(t->n + 1, sizeof(*lanes));
-	uint32_t nlanes = 0, i, l;
+	struct lanes ls = { 0 };
+	uint32_t nlanes, i, l, k;
 	double start = -1, end = 0, width = 1400, scale, tick;
 	char fill[32];
 
+	for (ls.nslots = 64; ls.nslots < 2 * (uint64_t)t->n + 2; ls.nslots *= 2)
+		;
+	ls.key = xcalloc(t->n + 1, sizeof(*ls.key));
+	ls.slots = xcalloc(ls.nslots, sizeof(*ls.slots));
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
-		int64_t key = n->c.pid >= 0 ? n->c.pid : -1 - (int64_t)(n->c.cpu > 0 ? n->c.cpu : 0);
 
 		if (n->hidden)
 			continue;
@@ -201,11 +209,9 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 			start = n->c.entry;
 		if (n->c.entry + (n->c.delta > 0 ? n->c.delta : 0) > end)
 			end = n->c.entry + (n->c.delta > 0 ? n->c.delta : 0);
-		for (l = 0; l < nlanes && lanes[l] != key; l++)
-			;
-		if (l == nlanes)
-			lanes[nlanes++] = key;
+		lane_of(&ls, lane_key(n), true);
 	}
+	nlanes = ls.n;
 	if (start < 0)
 		start = 0;
 	scale = end > start ? (width - margin - 20) / (end - start) : 1;
@@ -221,8 +227,11 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 	if ((end - start) / tick < 3)
 		tick /= 5;
 	/* Ticks at round times: the first multiple of tick from start on. */
-	for (double t = ceil(start / tick) * tick; t <= end; t += tick) {
-		double x = t - start;
+	for (k = 0; k <= 50; k++) {
+		double t = (ceil(start / tick) + k) * tick, x = t - start;
+
+		if (t > end)
+			break;
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"28\" x2=\"%.1f\" y2=\"%u\" stroke=\"#ddd\"/>",
 			margin + x * scale, margin + x * scale, 40 + nlanes * (maxdepth * row + 8));
@@ -232,21 +241,19 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 	for (l = 0; l < nlanes; l++) {
 		uint32_t y = 44 + l * (maxdepth * row + 8);
 
-		if (lanes[l] >= 0)
-			fprintf(out, "<text x=\"4\" y=\"%u\">pid %lld</text>\n", y + 11, (long long)lanes[l]);
+		if (ls.key[l] >= 0)
+			fprintf(out, "<text x=\"4\" y=\"%u\">pid %lld</text>\n", y + 11, (long long)ls.key[l]);
 		else
-			fprintf(out, "<text x=\"4\" y=\"%u\">irq CPU %lld</text>\n", y + 11, (long long)(-1 - lanes[l]));
+			fprintf(out, "<text x=\"4\" y=\"%u\">irq CPU %lld</text>\n", y + 11, (long long)(-1 - ls.key[l]));
 	}
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
-		int64_t key = n->c.pid >= 0 ? n->c.pid : -1 - (int64_t)(n->c.cpu > 0 ? n->c.cpu : 0);
 		double x, w;
 		const char *name = names->name[n->c.fn];
 
 		if (n->hidden || n->depth >= maxdepth)
 			continue;
-		for (l = 0; lanes[l] != key; l++)
-			;
+		l = lane_of(&ls, lane_key(n), false);
 		x = margin + (n->c.entry - start) * scale;
 		w = (n->c.delta > 0 ? n->c.delta : n->c.delta == KFT_DELTA_OPEN ? end - n->c.entry : 0) * scale;
 		if (w < 0.5)
@@ -266,5 +273,6 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 		fprintf(out, "</g>\n");
 	}
 	fprintf(out, "</svg>\n");
-	free(lanes);
+	free(ls.key);
+	free(ls.slots);
 }

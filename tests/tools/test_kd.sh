@@ -190,9 +190,9 @@ ok $? "sub-microsecond times keep their fraction"
 # Errors.
 printf -- '--------\n 1 2 3\n garbage here x y z\n 5.0 1.0 7 f caller 0\n' > "$tmp/bad.log"
 "$KD" "$tmp/bad.log" > "$tmp/out" 2> "$tmp/err"
-[ $? -eq 0 ] && grep -q 'bad.log:2: fewer than 5 columns' "$tmp/err" &&
+[ $? -eq 1 ] && grep -q 'bad.log:2: fewer than 5 columns' "$tmp/err" &&
 	grep -q 'bad.log:3: bad entry time' "$tmp/err" && grep -q '^f ' "$tmp/out"
-ok $? "malformed lines: warnings with line numbers, the rest analysed"
+ok $? "malformed lines: warnings with line numbers, the rest analysed, exit 1"
 "$KD" /nonexistent 2> "$tmp/err"
 [ $? -eq 1 ] && grep -q nonexistent "$tmp/err"
 ok $? "missing file: error, exit 1"

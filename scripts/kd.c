@@ -24,7 +24,8 @@
 
 static bool wanted(const struct kd *kd, const struct kft_call *c)
 {
-	return (kd->pid == LONG_MIN || c->pid == kd->pid) &&
+	return (kd->pid == LONG_MIN ||
+		(kd->pid == -1 ? c->irq : c->pid == kd->pid && !c->irq)) &&
 	       (kd->cpu == LONG_MIN || c->cpu == kd->cpu) &&
 	       c->entry >= kd->from && c->entry <= kd->to;
 }
@@ -73,14 +74,39 @@ void kd_free(struct kd *kd)
 	kft_names_free(&kd->names);
 }
 
+/* One call of the log to the tree, and to the modes that watch it. */
+static void add_call(struct kd *kd, struct kft_tree *t,
+		     const struct kft_log_reader *r, struct kft_call *c)
+{
+	/* Back in time: another run, whose calls nest in none before. */
+	if (c->rewound) {
+		kft_tree_finish(t);
+		if (kd->stream && kd->interlace)
+			kd_stream_flush(kd, t);
+	}
+	if (!wanted(kd, c))
+		return;
+	/*
+	 * Decimals if a time needs them; printing as we go cannot wait to
+	 * see, and keeps the decimals the log has.
+	 */
+	if (kd->stream ? !kd->header_done && r->decimals :
+	    c->entry != floor(c->entry) ||
+	    (c->delta > 0 && c->delta != floor(c->delta)))
+		kd->fractions = true;
+	kft_tree_add(t, c);
+	if (kd->stream && kd->interlace)
+		kd_stream_flush(kd, t);
+}
+
 /* Read a log (NULL: standard input) into kd's statistics and the tree t. */
 int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 	       struct kft_tree *t)
 {
 	struct kft_log_reader r;
-	struct kft_call c;
+	struct kft_call c, next;
 	FILE *in = stdin;
-	bool data, failed;
+	bool data, failed, have = false;
 
 	kft_tree_init(t, on_close, kd);
 	if (path && !strcmp(path, "-"))
@@ -102,27 +128,29 @@ int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
 	if (kd->subtree)
 		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
 					     strlen(kd->subtree));
-	while (kft_log_next(&r, &c)) {
-		/* Back in time: another run, whose calls nest in none before. */
-		if (c.rewound) {
-			kft_tree_finish(t);
-			if (kd->stream && kd->interlace)
-				kd_stream_flush(kd, t);
-		}
-		if (!wanted(kd, &c))
-			continue;
+	while (kft_log_next(&r, &next)) {
 		/*
-		 * Decimals if a time needs them; printing as we go cannot
-		 * wait to see, and keeps the decimals the log has.
+		 * In the original's logs (2.6 kernels), an interrupt's first
+		 * function ran before the kernel counted the interrupt: it
+		 * carries the interrupted task's pid, its callees -1.  A -1
+		 * call right after a task's call, called from it, marks that
+		 * one as the interrupt's.  Only such a call waits a line.
 		 */
-		if (kd->stream ? !kd->header_done && r.decimals :
-		    c.entry != floor(c.entry) ||
-		    (c.delta > 0 && c.delta != floor(c.delta)))
-			kd->fractions = true;
-		kft_tree_add(t, &c);
-		if (kd->stream && kd->interlace)
-			kd_stream_flush(kd, t);
+		if (have) {
+			if (next.irq && !next.rewound && next.caller_fn == c.fn)
+				c.irq = true;
+			add_call(kd, t, &r, &c);
+			have = false;
+		}
+		if (next.legacy && !next.irq) {
+			c = next;
+			have = true;
+		} else {
+			add_call(kd, t, &r, &next);
+		}
 	}
+	if (have)
+		add_call(kd, t, &r, &c);
 	kft_tree_finish(t);
 	if (t->too_deep) {
 		fprintf(stderr, "%s: %llu calls nested deeper than any kernel stack; shown as roots\n",

@@ -87,7 +87,7 @@ void kft_paths_build(struct kft_paths *ps, const struct kft_tree *t,
 		if (n->tree != (int32_t)i && n->parent >= 0 &&
 		    !t->nodes[n->parent].hidden)
 			parent = at[n->parent];
-		else if (n->c.pid < 0)
+		else if (n->c.irq)
 			parent = child(ps, 0, irq_fn);
 		at[i] = child(ps, parent, n->c.fn);
 		ps->p[at[i]].self += kft_node_self(n);

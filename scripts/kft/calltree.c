@@ -239,11 +239,17 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		running = &t->task_stacks[t->cpu_task[cpu]];
 		unwind(t, running, c->entry);
 	}
-	if (c->pid < 0) {
+	if (c->irq) {
 		own = &t->irq[cpu];
 		unwind(t, own, c->entry);
 		close_stale(t, own, c);
 		parent = own->n ? top(own) : (running ? top(running) : -1);
+		/*
+		 * The original kd left an interrupt's time in the call it
+		 * interrupted; its logs' Local times are read the same way.
+		 */
+		if (!own->n && c->legacy)
+			parent = -1;
 	} else {
 		task = task_index(t, task_key(c));
 		own = &t->task_stacks[task];
@@ -275,7 +281,7 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		n->end = c->entry;
 	else
 		n->end = c->entry + c->delta;
-	if (parent < 0 || (c->pid < 0) != (t->nodes[parent].c.pid < 0)) {
+	if (parent < 0 || c->irq != t->nodes[parent].c.irq) {
 		n->tree = i;		/* a tree of its own: task or interrupt */
 		n->depth = 0;
 	} else if (t->nodes[parent].depth + 1 >= DEPTH_MAX) {

@@ -108,7 +108,7 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 	first = false;
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
-		long tid = n->c.pid >= 0 ? n->c.pid :
+		long tid = !n->c.irq ? n->c.pid :
 			   KFT_IRQ_TID + (n->c.cpu > 0 ? n->c.cpu : 0);
 
 		if (n->hidden)

@@ -320,6 +320,10 @@ static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 	}
 	c->fn = function_id(r, tok[3]);
 	c->site = site_hash(tok[4]);
+	c->irq = c->pid < 0;
+	c->legacy = n < 6;
+	/* Which function an interrupt's call came from: see kd_analyse(). */
+	c->caller_fn = c->legacy && c->irq ? function_id(r, tok[4]) : UINT32_MAX;
 	c->line = r->lineno;
 	return true;
 }

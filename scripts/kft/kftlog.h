@@ -25,6 +25,9 @@ struct kft_call {
 	uint32_t line;		/* in the log, for messages */
 	uint64_t site;		/* hash of the CALLER column: the call site */
 	bool rewound;		/* earlier than the line before: a new run */
+	bool irq;		/* interrupt context (pid -1, or see kd.c) */
+	bool legacy;		/* the original's 5 columns: no CPU column */
+	uint32_t caller_fn;	/* legacy irq lines: the CALLER's name id */
 };
 
 /* Interned function names: ids are dense, from 0. */

@@ -160,7 +160,7 @@ void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 /* A lane's key: the pid, or for interrupt context -1 - CPU. */
 static int64_t lane_key(const struct kft_node *n)
 {
-	return n->c.pid >= 0 ? n->c.pid : -1 - (int64_t)(n->c.cpu > 0 ? n->c.cpu : 0);
+	return !n->c.irq ? n->c.pid : -1 - (int64_t)(n->c.cpu > 0 ? n->c.cpu : 0);
 }
 
 /* Lanes by key, hashed: a log may have thousands of tasks. */

@@ -24,6 +24,30 @@ golden summary $fx/nested.log
 golden tree -c $fx/nested.log
 golden tree-interlaced -c -i $fx/nested.log
 golden long -l $fx/nested.log
+
+# The original's do_fork sample (../shared/seeds/001_*.txt, kd -c -l -i on a
+# 2.6 PPC440 log), copied verbatim: timer_interrupt carries the task's pid,
+# its callees -1.  kd must print the sample as shown: depths, Local times,
+# the interlaced block.  The seed is a wiki page, with its blanks changed (eaten, or non-breaking):
+# compared with blanks squeezed, line for line, the sample's length.
+"$KD" -c -l -i $fx/original-irq.log > "$tmp/irq.out" 2> "$tmp/irq.err"
+rc=$?
+n=$(wc -l < $fx/original-irq.expected)
+diff -u <(sed 's/\xc2\xa0/ /g' $fx/original-irq.expected | awk '{$1=$1; print}') \
+	<(head -n "$n" "$tmp/irq.out" | awk '{$1=$1; print}') && [ $rc -eq 0 ] && [ ! -s "$tmp/irq.err" ]
+ok $? "the original's timer_interrupt sample: its tree exactly as the seed shows it"
+grep -q '^       330         19         19      -1 !  do_timer$' "$tmp/irq.out" &&
+	grep -q '^       450          8          8      33 |  |  |  cache_alloc_refill$' "$tmp/irq.out"
+ok $? "the original's sample: the interrupt's calls past the cut stay in its block, the task resumes after"
+# The same interrupt in this KFT's format (pid -1 from the first call, a CPU
+# column) nests the same way, and its time is not the interrupted call's.
+awk '/^--------/ {d=1; print; next} d && NF {pid=$3; if ($4=="timer_interrupt") pid=-1; printf "%s.000 %s.000 %s %s %s 0\n", $1, $2, pid, $4, $5; next} {print}' \
+	$fx/original-irq.log > "$tmp/modern-irq.log"
+"$KD" -c -i "$tmp/modern-irq.log" > "$tmp/modern-irq.out"
+grep -q '^       253        151         63      -1 timer_interrupt$' "$tmp/modern-irq.out" &&
+	grep -q '^       256          8          6      -1 !  profile_tick$' "$tmp/modern-irq.out" &&
+	grep -q '^       249        199         48      33 |  |  |  __might_sleep$' "$tmp/modern-irq.out"
+ok $? "the same trace in this KFT's format: the same block; the interrupt's time is not __might_sleep's"
 golden columns -f Fctarswlmnu -s l $fx/nested.log
 golden top $fx/nested.log -n 3 -t 10
 golden original-summary -n 10 $fx/original.log

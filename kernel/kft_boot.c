@@ -25,9 +25,6 @@
 
 #include "kft_internal.h"
 
-#define KFT_BOOT_ARENA		(64U << 10)	/* ~700 funclist names */
-#define KFT_BOOT_MAX_FUNCS	1024U
-
 static struct kft_entry kft_boot_log[CONFIG_KFT_BOOT_LOG_ENTRIES];
 static unsigned long kft_boot_funcs[KFT_BOOT_MAX_FUNCS];
 static char kft_boot_mem[KFT_BOOT_ARENA] __aligned(sizeof(long));

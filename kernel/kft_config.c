@@ -337,6 +337,14 @@ static int kft_parse_funclist(struct kft_lexer *lx, struct kft_token *kw,
 			unsigned int room = cfg->funcs_room ?
 					    cfg->funcs_room * 2 : 8;
 
+			/*
+			 * An arena never frees: one array, as long as a boot
+			 * run's funclist may be or half the arena allows.
+			 */
+			if (cfg->arena && !cfg->funcs_room)
+				room = clamp_t(size_t, (cfg->arena->size - cfg->arena->used) /
+					       2 / sizeof(*grown), 8, KFT_BOOT_MAX_FUNCS);
+
 			grown = kft_cfg_alloc(cfg, sizeof(*grown) * room);
 			if (!grown)
 				return -ENOMEM;

@@ -43,6 +43,14 @@ enum kft_watch_kind {
 	KFT_WATCH_WORST_STACK,
 };
 
+/*
+ * A boot run is parsed into a static arena and its funclist resolved into
+ * a static array (kft_boot.c); mkkftrun checks kftstatic.conf against the
+ * same sizes, so that a config the build accepts is one the boot takes.
+ */
+#define KFT_BOOT_ARENA		(128U << 10)	/* 1024 names of 80 characters */
+#define KFT_BOOT_MAX_FUNCS	1024U
+
 /* Memory for configs parsed before the kernel's allocators are up. */
 struct kft_arena {
 	char *base;

@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"  -j, --jobs N         translate with N threads (default: one per CPU, up to 8)\n"
 		"  -h, --help           this help\n"
 		"  -V, --version        version\n"
-		"LOG defaults to standard input.\n");
+		"LOG defaults to standard input (also '-').  A data line without two\n"
+		"addresses is kept as it is, with a warning naming its line.\n");
 }
 
 /*
@@ -590,9 +591,14 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 	free(line);
 	if (!header)
 		ret = translate_data(a, in, out);
+	if (ferror(in)) {
+		fprintf(stderr, "addr2sym: %s: %s\n", a->path, strerror(errno));
+		return 1;
+	}
 	if (a->lineno == 0)
 		fprintf(stderr, "addr2sym: %s: empty log\n", a->path);
-	return ferror(in) ? 1 : ret;
+	/* A line warned about is kept as it was: nothing is lost. */
+	return ret;
 }
 
 /* One job per CPU, within reason. */
@@ -664,7 +670,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "addr2sym: %s\n", err);
 		return 1;
 	}
-	if (optind < argc) {
+	if (optind < argc && strcmp(argv[optind], "-")) {
 		a.path = argv[optind];
 		in = fopen(a.path, "r");
 		if (!in) {

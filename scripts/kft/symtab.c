@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,28 +107,31 @@ static int finish(struct kft_symtab *st, const char *path, char *err,
 	return index_buckets(st) ? fail(err, errlen, "out of memory") : 0;
 }
 
-static char *slurp(const char *path, char *err, size_t errlen)
+/* A whole file ("-": standard input), NUL-terminated; its length in *len. */
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-	size_t len = 0, cap = 1 << 20;
+	size_t cap = 1 << 20;
 	char *buf = malloc(cap + 1);
-	FILE *f = fopen(path, "r");
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	size_t got;
 
+	*len = 0;
 	if (!f || !buf) {
 		fail(err, errlen, "%s: %s", path, strerror(errno));
 		free(buf);
-		if (f)
+		if (f && f != stdin)
 			fclose(f);
 		return NULL;
 	}
-	while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += got;
-		if (len == cap) {
+	while ((got = fread(buf + *len, 1, cap - *len, f)) > 0) {
+		*len += got;
+		if (*len == cap) {
 			char *n = realloc(buf, cap * 2 + 1);
 
 			if (!n) {
 				free(buf);
-				fclose(f);
+				if (f != stdin)
+					fclose(f);
 				fail(err, errlen, "out of memory");
 				return NULL;
 			}
@@ -135,39 +139,58 @@ static char *slurp(const char *path, char *err, size_t errlen)
 			cap *= 2;
 		}
 	}
-	fclose(f);
-	buf[len] = '\0';
+	if (ferror(f)) {		/* a directory, a read error */
+		fail(err, errlen, "%s: %s", path, strerror(errno));
+		free(buf);
+		if (f != stdin)
+			fclose(f);
+		return NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	buf[*len] = '\0';
 	return buf;
 }
 
 /* "ffffffff81000000 T _text" or "ffffffffc0001000 t fn\t[module]" */
-int kft_symtab_load_map(struct kft_symtab *st, const char *path, char *err,
-			size_t errlen)
+static int load_map(struct kft_symtab *st, const char *path, char *err,
+		    size_t errlen)
 {
-	size_t cap = 0, lineno = 0;
-	char *p, *next;
+	size_t cap = 0, lineno = 0, len;
+	char *p, *next, *text_end;
 
 	memset(st, 0, sizeof(*st));
-	st->text = slurp(path, err, errlen);
+	st->text = slurp(path, &len, err, errlen);
 	if (!st->text)
 		return -1;
-	for (p = st->text; *p; p = next) {
+	text_end = st->text + len;
+	/* A NUL would end its line early: what follows it would be lost. */
+	p = memchr(st->text, '\0', len);
+	if (p) {
+		for (next = st->text, lineno = 1; next < p; next++)
+			lineno += *next == '\n';
+		return fail(err, errlen, "%s:%zu: NUL byte in the line",
+			    path, lineno);
+	}
+	for (p = st->text; p < text_end; p = next) {
 		char *addr, *type, *name, *module = NULL, *end;
 		unsigned long long a;
 
-		next = strchr(p, '\n');
+		next = memchr(p, '\n', text_end - p);
 		if (next)
 			*next++ = '\0';
 		else
-			next = p + strlen(p);
+			next = text_end;
 		lineno++;
-		addr = strtok(p, " \t");
-		type = strtok(NULL, " \t");
-		name = strtok(NULL, " \t");
+		addr = strtok(p, " \t\r");
+		if (!addr)
+			continue;	/* a blank line */
+		type = strtok(NULL, " \t\r");
+		name = strtok(NULL, " \t\r");
 		if (!addr || !type || !name || type[1])
 			return fail(err, errlen, "%s:%zu: not a symbol map line",
 				    path, lineno);
-		module = strtok(NULL, " \t");
+		module = strtok(NULL, " \t\r");
 		if (module) {
 			size_t l = strlen(module);
 
@@ -179,7 +202,7 @@ int kft_symtab_load_map(struct kft_symtab *st, const char *path, char *err,
 			module++;
 		}
 		a = strtoull(addr, &end, 16);
-		if (*end)
+		if (*end || end == addr || a == ULLONG_MAX)
 			return fail(err, errlen, "%s:%zu: bad address '%s'",
 				    path, lineno, addr);
 		if (!strchr("tTwW", type[0]) || !a)
@@ -190,8 +213,8 @@ int kft_symtab_load_map(struct kft_symtab *st, const char *path, char *err,
 	return finish(st, path, err, errlen);
 }
 
-int kft_symtab_load_elf(struct kft_symtab *st, const char *path, char *err,
-			size_t errlen)
+static int load_elf(struct kft_symtab *st, const char *path, char *err,
+		    size_t errlen)
 {
 	Elf_Scn *scn = NULL;
 	size_t cap = 0, names = 0, used = 0;
@@ -219,6 +242,12 @@ int kft_symtab_load_elf(struct kft_symtab *st, const char *path, char *err,
 
 			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
 				continue;
+			if (sh.sh_entsize != gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT)) {
+				elf_end(elf);
+				close(fd);
+				return fail(err, errlen, "%s: bad symbol table (entry size %llu)",
+					    path, (unsigned long long)sh.sh_entsize);
+			}
 			d = elf_getdata(scn, NULL);
 			for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
 				GElf_Sym s;
@@ -263,6 +292,25 @@ int kft_symtab_load(struct kft_symtab *st, const char *map, const char *elf,
 {
 	return map ? kft_symtab_load_map(st, map, err, errlen) :
 		     kft_symtab_load_elf(st, elf, err, errlen);
+}
+
+/* A table that failed to load holds nothing. */
+int kft_symtab_load_map(struct kft_symtab *st, const char *path, char *err,
+			size_t errlen)
+{
+	if (!load_map(st, path, err, errlen))
+		return 0;
+	kft_symtab_free(st);
+	return -1;
+}
+
+int kft_symtab_load_elf(struct kft_symtab *st, const char *path, char *err,
+			size_t errlen)
+{
+	if (!load_elf(st, path, err, errlen))
+		return 0;
+	kft_symtab_free(st);
+	return -1;
 }
 
 void kft_symtab_free(struct kft_symtab *st)

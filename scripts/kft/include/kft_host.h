@@ -23,6 +23,8 @@
 #define GFP_KERNEL	0
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define min_t(t, a, b)	((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)	((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
 #define kmalloc(n, gfp)		malloc(n)

@@ -115,7 +115,24 @@ $(BUILD)/fuzz_kftsites: tests/fuzz/fuzz_kftsites.c scripts/kftsites.c
 	clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
 		-o $@ tests/fuzz/fuzz_kftsites.c -lelf
 
-FUZZERS := $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites
+FUZZ_CC := clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined
+
+# libFuzzer on kd as the command runs: reader, tree builder, every mode.
+$(BUILD)/fuzz_kd: tests/fuzz/fuzz_kd.c tests/fuzz/fuzz_memfile.h $(KD_SRC) $(KD_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -Dmain=kd_main $(HOST_INC) -o $@ tests/fuzz/fuzz_kd.c $(KD_SRC) -lelf -lm
+
+# libFuzzer on the symbol-table readers: maps, kallsyms, ELF.
+$(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTAB_SRC) scripts/kft/symtab.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(HOST_INC) -o $@ tests/fuzz/fuzz_symtab.c $(SYMTAB_SRC) -lelf
+
+# libFuzzer on mkkftrun as the kernel build runs it.
+$(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c
+
+FUZZERS := $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites $(BUILD)/fuzz_kd $(BUILD)/fuzz_symtab $(BUILD)/fuzz_mkkftrun
 
 # Every fuzzer for FUZZ_SECONDS each (default 600).
 fuzz: $(FUZZERS)

@@ -123,7 +123,8 @@ void kft_paths_sort(struct kft_paths *ps, const struct kft_names *names)
 			tmp[k] = ps->p[c];
 			tmp[k++].next = c;	/* its index, for the relinking */
 		}
-		qsort(tmp, k, sizeof(*tmp), by_name);
+		if (k > 1)
+			qsort(tmp, k, sizeof(*tmp), by_name);
 		ps->p[i].first_child = k ? tmp[0].next : 0;
 		for (c = 0; c < k; c++)
 			ps->p[tmp[c].next].next = c + 1 < k ? tmp[c + 1].next : 0;

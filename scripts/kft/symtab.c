@@ -229,6 +229,7 @@ static int load_elf(struct kft_symtab *st, const char *path, char *err,
 		return fail(err, errlen, "%s: %s", path, strerror(errno));
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
 		close(fd);
 		return fail(err, errlen, "%s: not an ELF file", path);
 	}

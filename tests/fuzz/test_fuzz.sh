@@ -5,6 +5,10 @@
 # a temporary directory, not into the repository.
 #   fuzz_config    the config parser (kernel/kft_config.c)
 #   fuzz_kftsites  scripts/kftsites on any file
+#   fuzz_kd        kd, every mode (first byte), on any log
+#   fuzz_symtab    System.map / kallsyms / ELF readers, lookups checked
+#   fuzz_mkkftrun  mkkftrun on any kftstatic.conf
+# The tools' own output (kd's text, warnings) is muted: -close_fd_mask=3.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -18,13 +22,16 @@ fuzz() {
 	mkdir -p "$tmp/$name"
 	(cd "$tmp" && "$repo/${BUILD:-build}/fuzz_$name" "$tmp/$name" "$repo/tests/fuzz/corpus-$name" \
 		-max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=2048 \
-		-max_len="$max_len" -print_final_stats=1 > "$tmp/$name.log" 2>&1)
+		-max_len="$max_len" -close_fd_mask=3 -print_final_stats=1 > "$tmp/$name.log" 2>&1)
 	rc=$?
 	tail -n 12 "$tmp/$name.log"
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$name.log")
 	[ $rc -eq 0 ] && [ "${runs:-0}" -gt 1000 ]
-	ok $? "libFuzzer, $what: ${runs:-0} inputs, no crash, leak, UB or failed check"
+	ok $? "libFuzzer, $what: ${runs:-0} inputs (${FUZZ_SECONDS:-20} s), no crash, leak, UB or failed check"
 }
 fuzz config 4096 "config parser (round trip)"
 fuzz kftsites 16384 "scripts/kftsites (a rewritten object reads back)"
+fuzz kd 8192 "kd's reader, tree builder and every output mode"
+fuzz symtab 8192 "symbol maps, kallsyms and ELF symbol tables (lookups consistent)"
+fuzz mkkftrun 8192 "mkkftrun (written only without NUL bytes)"
 tap_done

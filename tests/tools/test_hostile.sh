@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The host tools against inputs a hostile or unlucky user gives them, one
+# class at a time, under ASan/UBSan: every case must end in output or a
+# clear error (file:line where there is a line), never a crash, a hang, or
+# wrong output with exit 0.  JSON and SVG are read back with real parsers.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+B=${BUILD:-build}/asan
+KD=$B/kd A2S=$B/addr2sym S2A=$B/sym2addr MKR=$B/mkkftrun
+fx=tests/tools/fixtures
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+hdr='------------ ------------ ------ ------------ -------- ----'
+
+# run NAME CMD...: CMD with a time limit; its status in $rc, output in
+# $tmp/NAME.out and .err; a sanitizer report or a timeout fails the case.
+run() {
+	local name=$1
+	shift
+	timeout 60 "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
+	rc=$?
+	if [ $rc -eq 124 ] || grep -q 'Sanitizer\|runtime error' "$tmp/$name.err"; then
+		sed 's/^/# /' "$tmp/$name.err" | head -20
+		rc=99
+	fi
+}
+
+json_ok() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1"; }
+xml_ok() { python3 -c 'import xml.etree.ElementTree as E,sys; E.parse(sys.argv[1])' "$1"; }
+
+# --- memory safety ----------------------------------------------------------
+python3 - "$tmp" "$hdr" <<'PY'
+import sys
+d, hdr = sys.argv[1], sys.argv[2] + "\n"
+w = lambda n, lines: open(f"{d}/{n}", "w").write(hdr + "".join(lines))
+# 3,000 tasks, nested calls, on 4 CPUs
+w("tasks.log", [f"{i*3}.000 2.000 {i+1} f{i%50} start {i%4}\n{i*3+1}.000 0.500 {i+1} g f{i%50}+0x4 {i%4}\n" for i in range(3000)])
+w("bigtime.log", ["1e300 5.0 5 f c 0\n", "99999999999999999999.000 1.000 5 g c 0\n", "1.000 2.000 5 ok c 0\n"])
+w("nan.log", ["nan 1.0 5 f c 0\n", "1.0 inf 5 g c 0\n", "2.0 -inf 5 h c 0\n", "3.000 1.000 5 ok c 0\n"])
+w("bigcpu.log", ["1.000 2.000 5 f c 2000000000\n", "1.000 2.000 5.99999999999 g c\n", "2.000 1.000 5 ok c 3\n"])
+w("deep.log", [f"{i}.000 {1000000-i}.000 5 f{i} c 0\n" for i in range(60000)])
+w("opentasks.log", [f"{i}.000 -1 {i+1} f{i%7} c 0\n" for i in range(60000)])
+PY
+for m in "" -c "-c -i" "-c -r" "-c -i -r" --folded --chrome --svg --timeline; do
+	run tasks "$KD" $m "$tmp/tasks.log"
+	[ $rc -eq 0 ]
+	ok $? "3,000 tasks on 4 CPUs: kd ${m:-summary} is fine"
+done
+run tasks-c "$KD" -c "$tmp/tasks.log"
+[ "$(grep -c '|  g$' "$tmp/tasks-c.out")" -eq 3000 ]
+ok $? "3,000 tasks: each task's callee nests in its caller"
+run missing "$KD" "$tmp/missing.log"
+[ $rc -eq 1 ] && grep -q 'missing.log: No such file' "$tmp/missing.err"
+ok $? "kd on a missing file: an error, exit 1"
+run missing-diff "$KD" --diff "$tmp/missing.log" "$tmp/tasks.log"
+[ $rc -eq 1 ] && grep -q 'missing.log: No such file' "$tmp/missing-diff.err"
+ok $? "kd --diff with a missing file: an error, exit 1"
+run deep-svg "$KD" --svg "$tmp/deep.log"
+[ $rc -eq 1 ] && xml_ok "$tmp/deep-svg.out" && grep -q 'deeper than any kernel stack' "$tmp/deep-svg.err"
+ok $? "60,000 levels of nesting: --svg draws (no recursion), says the log is deeper than a kernel stack"
+run deep-c "$KD" -c "$tmp/deep.log"
+[ $rc -eq 1 ] && [ "$(awk '{print length($0)}' "$tmp/deep-c.out" | sort -n | tail -1)" -lt 7000 ]
+ok $? "60,000 levels: -c lines stay bounded (a tree per 2,048 levels)"
+run bigcpu "$KD" -c "$tmp/bigcpu.log"
+[ $rc -eq 1 ] && grep -q 'bigcpu.log:2: CPU number out of range' "$tmp/bigcpu.err" &&
+	grep -q 'bigcpu.log:3: bad CPU after the pid' "$tmp/bigcpu.err" && grep -q ' ok$' "$tmp/bigcpu.out"
+ok $? "CPU numbers beyond 65535 (either column): refused by line, not gigabytes of per-CPU state"
+printf 'ffffffff81000000 T _text\nffffffff81001000 T f\n' > "$tmp/zero.map"
+python3 - "$tmp/zero.elf" <<'PY'
+import struct, sys
+# a minimal ELF64 with a .symtab whose sh_entsize is 0
+shstr = b"\0.symtab\0.strtab\0.shstrtab\0"
+strtab = b"\0f\0"
+sym = b"\0" * 24 + struct.pack("<IBBHQQ", 1, 0x12, 0, 1, 0xffffffff81001000, 16)
+off_sym = 64; off_str = off_sym + len(sym); off_shs = off_str + len(strtab)
+off_sh = (off_shs + len(shstr) + 7) & ~7
+eh = b"\x7fELF" + bytes([2, 1, 1, 0]) + b"\0" * 8
+eh += struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, 0, 0, off_sh, 0, 64, 0, 0, 64, 4, 3)
+def sh(name, typ, off, size, link=0, ent=0):
+    return struct.pack("<IIQQQQIIQQ", name, typ, 0, 0, off, size, link, 0, 1, ent)
+shs = sh(0, 0, 0, 0) + sh(1, 2, off_sym, len(sym), 2, 0) + sh(9, 3, off_str, len(strtab)) + sh(17, 3, off_shs, len(shstr))
+data = eh + sym + strtab + shstr
+data += b"\0" * (off_sh - len(data)) + shs
+open(sys.argv[1], "wb").write(data)
+PY
+printf -- '--------\n 1.0 2.0 1 0xffffffff81001000 0xffffffff81001010 0\n' > "$tmp/raw.log"
+run zero-elf "$KD" -e "$tmp/zero.elf" "$tmp/raw.log"
+[ $rc -eq 1 ] && grep -q 'bad symbol table (entry size 0)' "$tmp/zero-elf.err"
+ok $? "-e with a .symtab of entry size 0: refused, no division by zero"
+run zero-elf-a2s "$A2S" -e "$tmp/zero.elf" "$tmp/raw.log"
+[ $rc -eq 1 ] && grep -q 'entry size 0' "$tmp/zero-elf-a2s.err"
+ok $? "addr2sym -e with the same ELF: refused"
+for m in "" -c "-c -i" --chrome --svg --timeline; do
+	run big "$KD" $m "$tmp/bigtime.log"
+	[ $rc -eq 1 ] && grep -q 'bigtime.log:2: bad entry time' "$tmp/big.err" &&
+		grep -q 'bigtime.log:3: bad entry time' "$tmp/big.err" && grep -q 'ok' "$tmp/big.out"
+	ok $? "times of 1e300 and 10^20 us: kd ${m:-summary} refuses the lines by number, ends, keeps the rest"
+done
+
+# --- termination and linear cost on hostile shapes ----------------------------
+run open-i "$KD" -c -i "$tmp/opentasks.log"
+[ $rc -eq 0 ] && [ "$(grep -c 'start ---' "$tmp/open-i.out")" -eq 59999 ]
+ok $? "60,000 tasks with calls that never return: -c -i splices each, in time"
+run open-tl "$KD" --timeline "$tmp/opentasks.log"
+[ $rc -eq 0 ] && xml_ok "$tmp/open-tl.out"
+ok $? "60,000 tasks: --timeline draws a lane each, valid SVG"
+
+# --- silent wrong output --------------------------------------------------------
+printf '%s\n' "$hdr" > "$tmp/names.log"
+printf '1.000 10.000 5 f\xff\xfeo c 0\n2.000 1.000 5 ctl\x01\x1f\x7fx f+4 0\n3.000 1.000 5 q"<&>\x27\\ f+8 0\n4.000 1.000 5 cut\xe2\x82 f+c 0\n5.000 1.000 5 \xf0\x9f\x94\xa5fire f+10 0\n6.000 1.000 5 ok\xc3\xa9 f+14 0\n' >> "$tmp/names.log"
+run names-json "$KD" --chrome "$tmp/names.log"
+[ $rc -eq 0 ] && json_ok "$tmp/names-json.out" &&
+	python3 - "$tmp/names-json.out" <<'PY'
+import json, sys
+names = [e["name"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("ph") == "X"]
+want = ["f\ufffd\ufffdo", "ctl\x01\x1f\x7fx", "q\"<&>'\\", "cut\ufffd\ufffd", "\U0001f525fire", "ok\u00e9"]
+sys.exit(names != want)
+PY
+ok $? "--chrome: invalid UTF-8, control characters, quotes, cut characters: valid JSON, the names as they were where valid"
+for m in --svg --timeline; do
+	run names-svg "$KD" $m "$tmp/names.log"
+	[ $rc -eq 0 ] && xml_ok "$tmp/names-svg.out" && grep -q 'q&quot;&lt;&amp;&gt;' "$tmp/names-svg.out"
+	ok $? "$m: the same names give valid XML, escaped"
+done
+run names-folded "$KD" --folded "$tmp/names.log"
+[ $rc -eq 0 ] && [ "$(wc -l < "$tmp/names-folded.out")" -eq 6 ]
+ok $? "--folded: one stack per name, whatever its bytes"
+run nan "$KD" -c "$tmp/nan.log"
+[ $rc -eq 1 ] && [ "$(grep -c 'nan.log:[234]: bad' "$tmp/nan.err")" -eq 3 ] && grep -q ' ok$' "$tmp/nan.out" &&
+	! grep -qi 'nan\|inf' "$tmp/nan.out"
+ok $? "nan and inf times: refused by line; exit 1"
+for t in kd a2s; do
+	case $t in
+	kd) run full sh -c "'$KD' $fx/kd/nested.log > /dev/full" ;;
+	a2s) run full sh -c "'$A2S' -m $fx/System.map $fx/raw.log > /dev/full" ;;
+	esac
+	[ $rc -eq 1 ] && grep -qi 'No space left' "$tmp/full.err"
+	ok $? "$t writing to a full disk (/dev/full): an error, exit 1"
+done
+run full-s2a sh -c "printf 'trigger start entry start_kernel\n' | '$S2A' - $fx/System.map > /dev/full"
+[ $rc -ne 0 ] && grep -qi 'No space left' "$tmp/full-s2a.err"
+ok $? "sym2addr writing to a full disk: an error"
+for t in kd a2s; do
+	case $t in
+	kd) run dir "$KD" "$tmp" ;;
+	a2s) run dir "$A2S" -m $fx/System.map "$tmp" ;;
+	esac
+	[ $rc -eq 1 ] && grep -q 'Is a directory' "$tmp/dir.err"
+	ok $? "$t with a directory as the log: 'Is a directory', exit 1"
+done
+run dir-map "$KD" -m "$tmp" "$tmp/raw.log"
+[ $rc -eq 1 ] && grep -q 'Is a directory' "$tmp/dir-map.err"
+ok $? "a directory as the map: 'Is a directory', exit 1"
+printf '%s\n10.000 5.000 5 late c 0\n1.000 20.000 5 early c 0\n2.000 3.000 5 inner early+4 0\n' "$hdr" > "$tmp/order.log"
+run order "$KD" -c "$tmp/order.log"
+[ $rc -eq 0 ] && grep -q 'order.log:3: entry time 1.000 is before the previous line' "$tmp/order.err" &&
+	grep -q '^ *2 *3 *3 *5 |  inner$' "$tmp/order.out" && grep -q '^ *1 *20 *17 *5 early$' "$tmp/order.out"
+ok $? "a log out of entry order: said with its line, a new run from there (no bogus nesting)"
+run runs "$KD" -c -i -r "$tmp/order.log"
+[ $rc -eq 0 ] && [ "$(grep -c 'start ---' "$tmp/runs.out")" -eq 0 ]
+ok $? "-c -i -r on the same: runs not spliced into each other"
+printf 'ffffffff81000000 T _text\r\nffffffff81001000 T start_kernel\r\nffffffff81001200 t rest_init\r\n' > "$tmp/crlf.map"
+run crlf "$KD" -m "$tmp/crlf.map" -c "$tmp/raw.log"
+[ $rc -eq 0 ] && grep -q ' start_kernel$' "$tmp/crlf.out" && ! grep -q $'\r' "$tmp/crlf.out"
+ok $? "a System.map with CRLF line ends: names without the CR"
+run crlf-a2s "$A2S" -m "$tmp/crlf.map" "$tmp/raw.log"
+[ $rc -eq 0 ] && grep -q ' start_kernel ' "$tmp/crlf-a2s.out" && ! grep -q $'\r' "$tmp/crlf-a2s.out"
+ok $? "addr2sym with the CRLF map: the same"
+printf 'ffffffff81000000 T _text\nffffffff81001000 T start\0_kernel\nffffffff81001200 t rest_init\n' > "$tmp/nul.map"
+run nul-map "$A2S" -m "$tmp/nul.map" "$tmp/raw.log"
+[ $rc -eq 1 ] && grep -q 'nul.map:2: NUL byte' "$tmp/nul-map.err"
+ok $? "a map with a NUL byte: refused with its line (it hid the rest of the line)"
+printf '%s\n1.000 2.000 5 f\0hidden c 0\n2.000 1.000 5 ok c 0\n' "$hdr" > "$tmp/nul.log"
+run nul-log "$KD" "$tmp/nul.log"
+[ $rc -eq 1 ] && grep -q 'nul.log:2: NUL byte' "$tmp/nul-log.err" && grep -q '^ok ' "$tmp/nul-log.out" && ! grep -q '^f ' "$tmp/nul-log.out"
+ok $? "a log line with a NUL byte: skipped with its line, exit 1"
+printf '%s\n1.000 5.000 5 f c 0\n2.000 1.000 5 g f+4 0\n' "$hdr" > "$tmp/small.log"
+run stdin sh -c "'$KD' -c - < '$tmp/small.log'"
+[ $rc -eq 0 ] && grep -q '|  g$' "$tmp/stdin.out"
+ok $? "kd reads '-' as standard input"
+run stdin-a2s sh -c "'$A2S' -m $fx/System.map - < $fx/raw.log"
+[ $rc -eq 0 ] && cmp -s "$tmp/stdin-a2s.out" $fx/resolved.expected
+ok $? "addr2sym reads '-' as standard input"
+run truncated sh -c "head -c 960 $fx/kd/original.log | '$KD' -c -"
+[ $rc -eq 1 ] && grep -q '<stdin>:[0-9]*: ' "$tmp/truncated.err" && [ -s "$tmp/truncated.out" ]
+ok $? "a log cut mid-line: the last line refused by number, the rest shown, exit 1"
+printf '%s\n' "$hdr" > "$tmp/many-bad.log"
+for i in $(seq 100); do echo "garbage $i" >> "$tmp/many-bad.log"; done
+run many-bad "$KD" "$tmp/many-bad.log"
+[ $rc -eq 1 ] && [ "$(wc -l < "$tmp/many-bad.err")" -le 23 ] && grep -q '100 warnings in all' "$tmp/many-bad.err"
+ok $? "100 bad lines: 20 warnings, then a count"
+
+# --- mkkftrun -------------------------------------------------------------------
+{ echo 'trigger start entry start_kernel'; echo 'filter funclist'; for i in $(seq 1025); do echo " f$i"; done; echo fend; } > "$tmp/many.conf"
+run many "$MKR" "$tmp/many.conf" "$tmp/out.c"
+[ $rc -eq 1 ] && grep -q 'many.conf:1027: error: more than a boot run holds' "$tmp/many.err" && [ ! -e "$tmp/out.c" ]
+ok $? "mkkftrun: a funclist of 1,025 names (more than the boot takes) is refused at build time"
+{ echo 'filter funclist'; for i in $(seq 1024); do echo " a_longish_kernel_function_name_$i"; done; echo fend; } > "$tmp/max.conf"
+run max "$MKR" "$tmp/max.conf" "$tmp/out.c"
+[ $rc -eq 0 ] && [ -s "$tmp/out.c" ]
+ok $? "mkkftrun: 1,024 names, as the documentation promises, are taken"
+printf 'trigger start entry start_kernel\0\nfilter mintime 5\n' > "$tmp/nul.conf"
+run nul-conf "$MKR" "$tmp/nul.conf" "$tmp/nul.c"
+[ $rc -eq 1 ] && grep -q 'nul.conf:1: error: NUL byte' "$tmp/nul-conf.err" && [ ! -e "$tmp/nul.c" ]
+ok $? "mkkftrun: a NUL byte (the boot would drop what follows) is refused with its line"
+printf 'trigger start entry start_kernel\n' > "$tmp/ok.conf"
+run comment "$MKR" -N 'evil */ int x; /*' "$tmp/ok.conf" "$tmp/comment.c"
+[ $rc -eq 0 ] && ! grep -q 'evil' <(sed -n '1,/\*\//p' "$tmp/comment.c") &&
+	gcc -fsyntax-only -Iinclude -include stddef.h -D__initconst= -x c - < <(grep -v '#include' "$tmp/comment.c")
+ok $? "mkkftrun -N with '*/': not in a comment; the C compiles"
+run proc "$MKR" /proc/self/status "$tmp/proc.c"
+[ $rc -eq 1 ] && grep -q "/proc/self/status:1: error: 'Name:': unknown keyword" "$tmp/proc.err"
+ok $? "mkkftrun reads a /proc file to its end (not by its size 0)"
+run pipe sh -c "cat '$tmp/ok.conf' | '$MKR' - '$tmp/pipe.c'"
+[ $rc -eq 0 ] && grep -q 'start_kernel' "$tmp/pipe.c"
+ok $? "mkkftrun reads a pipe ('-')"
+tap_done

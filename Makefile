@@ -14,10 +14,11 @@ KVER      := $(shell cat patches/KERNEL_VERSION)
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-$(KVER) \
-	file kmod rsync sparse libclang-rt-14-dev python3 time \
-	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf
+	file kmod rsync sparse libclang-rt-14-dev python3 time curl bzip2 \
+	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
+	qemu-system-misc opensbi
 # Guest architectures other than the host's; their busybox comes from Debian.
-GUEST_ARCHES := arm64
+GUEST_ARCHES := arm64 riscv64
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd

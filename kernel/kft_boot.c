@@ -55,7 +55,12 @@ static char * __init kft_boot_param(void)
 {
 	char *args = kft_boot_cmdline, *param, *val, *found = NULL;
 
+	/* An arch whose boot_command_line is not filled yet says where it is. */
+#ifdef kft_arch_boot_cmdline
+	strscpy(kft_boot_cmdline, kft_arch_boot_cmdline(), sizeof(kft_boot_cmdline));
+#else
 	strscpy(kft_boot_cmdline, boot_command_line, sizeof(kft_boot_cmdline));
+#endif
 	while (*(args = skip_spaces(args))) {
 		args = next_arg(args, &param, &val);
 		if (!val && !strcmp(param, "--"))

@@ -260,7 +260,10 @@ static int kft_status_show(struct seq_file *m, void *v)
 	kft_show_times(m, run);
 	if (run->cfg.watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
 		seq_printf(m, "lowest stack: %lu bytes left\n", run->lowest_stack);
-	kft_sites_show(m);
+	if (IS_ENABLED(CONFIG_KFT_NOP_SITES))
+		kft_sites_show(m);
+	else
+		seq_puts(m, "hook sites: always called (no CONFIG_KFT_NOP_SITES)\n");
 	seq_printf(m, "log: %lu entries of %zu bytes, %lu taken\n",
 		   run->capacity, sizeof(struct kft_entry),
 		   min_t(unsigned long, atomic_long_read(&run->next),

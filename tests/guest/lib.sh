@@ -4,6 +4,7 @@
 # The system call functions' prefix: __x64_sys_openat, __arm64_sys_openat.
 case $(uname -m) in
 aarch64) SYS=__arm64_sys_ ;;
+riscv64) SYS=__riscv_sys_ ;;
 *) SYS=__x64_sys_ ;;
 esac
 

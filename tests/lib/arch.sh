@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # What the test harness needs to know about each architecture it builds and
 # boots: one place.  Source it after common.sh; KFT_ARCH picks the
-# architecture (x86_64 by default, or arm64) and this sets:
+# architecture (x86_64 by default, arm64 or riscv64) and this sets:
 #   KARCH        the kernel's ARCH=
 #   KCROSS       CROSS_COMPILE= for GCC builds (empty for native)
 #   KIMAGE       the boot image, relative to the build directory
@@ -9,6 +9,10 @@
 #   SYS          the prefix of system call functions (__x64_sys_openat)
 #   QEMU         the emulator, with the machine and CPU
 #   CONSOLE      the kernel console device
+#   KCOMPILERS   the compilers its kernels are tested with
+#   KSITES       1 if the hooks' call sites are NOPs while idle
+#                (HAVE_KFT_NOP_SITES), 0 if they are always called
+#   KTIMEOUT     seconds a test boot may take (qemu-run.sh's default)
 #   EARLY_FNS    functions setup_arch() calls early, in this order, and
 #                LATER_FN one it calls after them: a boot run's times
 #                there must be real (x86: before the TSC is calibrated)
@@ -20,17 +24,26 @@ x86_64)
 	KARCH=x86_64 KCROSS= KIMAGE=arch/x86/boot/bzImage GUEST_CC=gcc
 	SYS=__x64_sys_ CONSOLE=ttyS0
 	EARLY_FNS="e820__memory_setup parse_early_param" LATER_FN=probe_roms
+	KCOMPILERS="gcc clang" KSITES=1 KTIMEOUT=300
 	QEMU=(qemu-system-x86_64 -machine pc -cpu max)
 	;;
 arm64)
 	KARCH=arm64 KCROSS=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image
 	GUEST_CC=aarch64-linux-gnu-gcc SYS=__arm64_sys_ CONSOLE=ttyAMA0
 	EARLY_FNS="setup_machine_fdt parse_early_param" LATER_FN=arm64_memblock_init
+	KCOMPILERS="gcc clang" KSITES=1 KTIMEOUT=300
 	# pauth-impdef: QEMU's architected pointer authentication is slow.
 	QEMU=(qemu-system-aarch64 -machine virt -cpu max,pauth-impdef=on)
 	;;
+riscv64)
+	KARCH=riscv KCROSS=riscv64-linux-gnu- KIMAGE=arch/riscv/boot/Image
+	GUEST_CC=riscv64-linux-gnu-gcc SYS=__riscv_sys_ CONSOLE=ttyS0
+	EARLY_FNS="parse_dtb parse_early_param" LATER_FN=unflatten_device_tree
+	KCOMPILERS=gcc KSITES=0 KTIMEOUT=600
+	QEMU=(qemu-system-riscv64 -machine virt -bios default)
+	;;
 *)
-	echo "error: KFT_ARCH must be x86_64 or arm64, not $KFT_ARCH" >&2
+	echo "error: KFT_ARCH must be x86_64, arm64 or riscv64, not $KFT_ARCH" >&2
 	exit 1
 	;;
 esac

@@ -7,7 +7,7 @@
 # usage: tests/lib/qemu-run.sh [options] BUILD_DIR OUTDIR STEP[,STEP...]
 #   -s N        virtual CPUs (default 1)
 #   -a ARGS     extra kernel command line
-#   -t SECS     timeout (default 300)
+#   -t SECS     timeout (default KTIMEOUT of tests/lib/arch.sh)
 #   -i FILE     initramfs (default: build it into OUTDIR)
 #   -m MEM      guest memory (default 512M)
 #   -v          arm64: boot at EL2, with the virtualization extensions,
@@ -26,7 +26,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
 . "$repo/tests/lib/arch.sh"
 
-smp=1 append="" timeout=300 initrd="" mem=512M el2=()
+smp=1 append="" timeout=${KTIMEOUT:-300} initrd="" mem=512M el2=()
 while getopts "s:a:t:i:m:v" o; do
 	case $o in
 	s) smp=$OPTARG ;;

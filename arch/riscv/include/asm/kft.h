@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel Function Trace, riscv part: the clock the hooks read, and where a
+ * boot run finds its kft= parameter.
+ *
+ * The time CSR counts from reset at the platform's timebase frequency; the
+ * kernel learns that rate from the device tree in time_init().  S-mode
+ * reads the CSR directly where M-mode firmware allows it (mcounteren.TM;
+ * QEMU and OpenSBI do), else each read traps to the firmware.
+ */
+#ifndef _ASM_RISCV_KFT_H
+#define _ASM_RISCV_KFT_H
+
+#include <linux/libfdt.h>
+#include <asm/csr.h>
+#include <asm/delay.h>
+#include <asm/pgtable.h>
+
+static __always_inline u64 kft_arch_cycles(void)
+{
+	return csr_read(CSR_TIME);
+}
+
+/* Rate of kft_arch_cycles() in kHz; 0 before time_init(). */
+static __always_inline unsigned long kft_arch_cycles_khz(void)
+{
+	return riscv_timebase / 1000;
+}
+
+/*
+ * The same for a boot run: the hooks call it while the limits are
+ * provisional, so it reads only the variable time_init() sets.
+ */
+static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
+{
+	return riscv_timebase / 1000;
+}
+
+/* Bounds on the timebase until time_init(): 1 MHz to 1 GHz. */
+#define KFT_ARCH_BOOT_KHZ_LO	1000U
+#define KFT_ARCH_BOOT_KHZ_HI	1000000U
+
+/*
+ * The command line for kft=, before setup_arch() copies it: the early
+ * device tree's bootargs (mapped since setup_vm()), or the built-in one.
+ */
+#define kft_arch_boot_cmdline kft_arch_boot_cmdline
+static inline const char *kft_arch_boot_cmdline(void)
+{
+	const void *fdt = dtb_early_va;
+	const char *args = NULL;
+	int node, len;
+
+	if (!IS_ENABLED(CONFIG_CMDLINE_FORCE) && fdt &&
+	    fdt_check_header(fdt) == 0) {
+		node = fdt_path_offset(fdt, "/chosen");
+		if (node >= 0)
+			args = fdt_getprop(fdt, node, "bootargs", &len);
+		if (args && (len <= 0 || args[len - 1] || !args[0]))
+			args = NULL;
+	}
+	return args ? args : CONFIG_CMDLINE;
+}
+
+#ifdef CONFIG_KFT_NOP_SITES
+#include <linux/string.h>
+#include <asm/cacheflush.h>
+#include <asm/patch.h>
+
+/*
+ * A hook's call site (listed by scripts/kftsites) is "auipc ra, hi" then
+ * "jalr ra, lo(ra)": vmlinux is linked with --no-relax and modules are
+ * built -mno-relax, so the linker leaves both.  Only the JALR changes, to
+ * a NOP and back; the AUIPC just sets ra, which is dead there.  With RVC
+ * the JALR may straddle 4 bytes, so sites change with every other hart
+ * stopped (KFT_ARCH_SITES_STOP_MACHINE), as riscv's ftrace does.
+ */
+#define KFT_SITE_SIZE	8
+#define KFT_ARCH_SITES_STOP_MACHINE
+
+#define KFT_RV_NOP	0x00000013U	/* addi x0, x0, 0 */
+#define KFT_RV_AUIPC_RA	0x00000097U	/* auipc ra, 0 */
+#define KFT_RV_JALR_RA	0x000080e7U	/* jalr ra, 0(ra) */
+
+static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
+{
+	long off = (long)hook - (long)site;
+	__le32 w[2];
+
+	if (hook) {
+		w[0] = cpu_to_le32(KFT_RV_AUIPC_RA | ((off + 0x800) & 0xfffff000));
+		w[1] = cpu_to_le32(KFT_RV_JALR_RA | (u32)(off & 0xfff) << 20);
+	} else {	/* the AUIPC as it is: what the NOP's site holds */
+		memcpy(&w[0], (void *)site, sizeof(w[0]));
+		w[1] = cpu_to_le32(KFT_RV_NOP);
+	}
+	memcpy(insn, w, sizeof(w));
+}
+
+/* Only the JALR; every other hart is stopped (kft_sites.c). */
+static inline void kft_arch_site_poke(void *site, const u8 *insn)
+{
+	patch_insn_write(site + 4, insn + 4, 4);
+}
+
+/* The stopped harts, and the patching one, drop what they fetched. */
+static inline void kft_arch_site_sync_local(void)
+{
+	local_flush_icache_all();
+}
+
+/* Patching in stop_machine: patch_insn_write()'s text_mutex check is moot. */
+static inline void kft_arch_sites_stopping(bool on)
+{
+	riscv_patch_in_stop_machine = on;
+}
+
+/* A module's sites, patched before any of its code ran. */
+static inline void kft_arch_site_poke_done(void)
+{
+	flush_icache_all();
+}
+#endif
+
+#endif /* _ASM_RISCV_KFT_H */

@@ -35,6 +35,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 #include <asm/kft.h>
@@ -95,15 +96,22 @@ static void kft_site_unexpected(unsigned long site, bool early)
 	}
 }
 
+/* How sites are written. */
+enum kft_patch {
+	KFT_PATCH_EARLY,	/* one CPU, interrupts off, text writable */
+	KFT_PATCH_LIVE,		/* the arch's live patching, other CPUs running */
+	KFT_PATCH_STOPPED,	/* the same, every other CPU stopped: no sleeping */
+};
+
 /*
  * Turn the sites of one table into their calls (live) or NOPs.  mod: the
- * module the table is of, NULL for vmlinux.  early: one CPU, interrupts
- * off, kernel text still writable.  *n counts the sites queued.
+ * module the table is of, NULL for vmlinux.  *n counts the sites queued.
  */
 static void kft_sites_set_table(const struct kft_site_table *t,
-				struct module *mod, bool live, bool early,
-				unsigned long *n)
+				struct module *mod, bool live,
+				enum kft_patch how, unsigned long *n)
 {
+	bool early = how == KFT_PATCH_EARLY;
 	u8 want[KFT_SITE_SIZE], have[KFT_SITE_SIZE];
 	const unsigned long *p;
 
@@ -124,7 +132,7 @@ static void kft_sites_set_table(const struct kft_site_table *t,
 			memcpy((void *)site, want, KFT_SITE_SIZE);
 		} else {
 			kft_arch_site_poke((void *)site, want);
-			if (!(++*n % 1024))
+			if (!(++*n % 1024) && how == KFT_PATCH_LIVE)
 				cond_resched();
 		}
 	}
@@ -135,7 +143,7 @@ static void kft_sites_set_table(const struct kft_site_table *t,
 static LIST_HEAD(kft_sites_mods);
 
 static void kft_sites_set_module(struct module *mod, bool live,
-				 unsigned long *n)
+				 enum kft_patch how, unsigned long *n)
 {
 	const struct kft_site_table t[] = {
 		{ mod->kft_enter_loc, mod->kft_enter_loc + mod->num_kft_enter_loc,
@@ -144,16 +152,17 @@ static void kft_sites_set_module(struct module *mod, bool live,
 		  __cyg_profile_func_exit },
 	};
 
-	kft_sites_set_table(&t[0], mod, live, false, n);
-	kft_sites_set_table(&t[1], mod, live, false, n);
+	kft_sites_set_table(&t[0], mod, live, how, n);
+	kft_sites_set_table(&t[1], mod, live, how, n);
 }
 
-static void kft_sites_set_modules(bool live, unsigned long *n)
+static void kft_sites_set_modules(bool live, enum kft_patch how,
+				  unsigned long *n)
 {
 	struct module *mod;
 
 	list_for_each_entry(mod, &kft_sites_mods, kft_sites_list)
-		kft_sites_set_module(mod, live, n);
+		kft_sites_set_module(mod, live, how, n);
 }
 
 static unsigned long kft_sites_in_modules(unsigned int *nr_mods)
@@ -187,7 +196,8 @@ static int kft_sites_module(struct notifier_block *nb, unsigned long state,
 		list_add_tail(&mod->kft_sites_list, &kft_sites_mods);
 		if (!kft_sites_live) {
 			mutex_lock(&text_mutex);
-			kft_sites_set_module(mod, false, &n);
+			/* none of its code has run: no CPU to stop */
+			kft_sites_set_module(mod, false, KFT_PATCH_LIVE, &n);
 			kft_arch_site_poke_done();
 			mutex_unlock(&text_mutex);
 		}
@@ -209,7 +219,8 @@ static void kft_sites_watch_modules(void)
 	register_module_notifier(&kft_sites_module_nb);
 }
 #else
-static void kft_sites_set_modules(bool live, unsigned long *n) { }
+static void kft_sites_set_modules(bool live, enum kft_patch how,
+				  unsigned long *n) { }
 static void kft_sites_watch_modules(void) { }
 static unsigned long kft_sites_in_modules(unsigned int *nr_mods)
 {
@@ -219,18 +230,67 @@ static unsigned long kft_sites_in_modules(unsigned int *nr_mods)
 #endif
 
 /* Every site of vmlinux and of the modules loaded, as kft_sites_set_table(). */
-static void kft_sites_set(bool live, bool early)
+static void kft_sites_set_all(bool live, enum kft_patch how)
 {
 	unsigned long n = 0;
 	int i;
 
-	kft_sites_skipped = 0;
 	for (i = 0; i < ARRAY_SIZE(kft_site_tables); i++)
-		kft_sites_set_table(&kft_site_tables[i], NULL, live, early, &n);
-	if (!early) {
-		kft_sites_set_modules(live, &n);
-		kft_arch_site_poke_done();
+		kft_sites_set_table(&kft_site_tables[i], NULL, live, how, &n);
+	if (how != KFT_PATCH_EARLY)
+		kft_sites_set_modules(live, how, &n);
+}
+
+#ifdef KFT_ARCH_SITES_STOP_MACHINE
+/*
+ * An arch whose site instructions may not change under a running CPU
+ * (riscv: an instruction may straddle 4 bytes) patches with the others
+ * stopped: the last CPU in writes, the others wait for it, then every CPU
+ * drops what it fetched (kft_arch_site_sync_local()).
+ */
+struct kft_sites_stop {
+	bool live;
+	atomic_t cpus;
+};
+
+static int kft_sites_set_stopped(void *data)
+{
+	struct kft_sites_stop *s = data;
+
+	if (atomic_inc_return(&s->cpus) == num_online_cpus()) {
+		kft_sites_set_all(s->live, KFT_PATCH_STOPPED);
+		atomic_inc_return_release(&s->cpus);
+	} else {
+		while (atomic_read(&s->cpus) <= num_online_cpus())
+			cpu_relax();
 	}
+	kft_arch_site_sync_local();
+	return 0;
+}
+
+static void kft_sites_set_live(bool live)
+{
+	struct kft_sites_stop s = { .live = live, .cpus = ATOMIC_INIT(0) };
+
+	kft_arch_sites_stopping(true);
+	stop_machine(kft_sites_set_stopped, &s, cpu_online_mask);
+	kft_arch_sites_stopping(false);
+}
+#else
+static void kft_sites_set_live(bool live)
+{
+	kft_sites_set_all(live, KFT_PATCH_LIVE);
+	kft_arch_site_poke_done();
+}
+#endif
+
+static void kft_sites_set(bool live, bool early)
+{
+	kft_sites_skipped = 0;
+	if (early)
+		kft_sites_set_all(live, KFT_PATCH_EARLY);
+	else
+		kft_sites_set_live(live);
 	WRITE_ONCE(kft_sites_live, live);
 }
 

@@ -39,7 +39,7 @@ riscv64)
 	KARCH=riscv KCROSS=riscv64-linux-gnu- KIMAGE=arch/riscv/boot/Image
 	GUEST_CC=riscv64-linux-gnu-gcc SYS=__riscv_sys_ CONSOLE=ttyS0
 	EARLY_FNS="parse_dtb parse_early_param" LATER_FN=unflatten_device_tree
-	KCOMPILERS=gcc KSITES=0 KTIMEOUT=600
+	KCOMPILERS=gcc KSITES=1 KTIMEOUT=600
 	QEMU=(qemu-system-riscv64 -machine virt -bios default)
 	;;
 *)

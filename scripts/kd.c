@@ -58,9 +58,7 @@ void kd_free(struct kd *kd)
 {
 	for (uint32_t i = 0; i < kd->nfs; i++)
 		free(kd->fs[i].callees);
-	free(kd->cm.keys);
-	free(kd->cm.pos);
-	memset(&kd->cm, 0, sizeof(kd->cm));
+	kft_pairmap_free(&kd->callee_at);
 	free(kd->fs);
 	kd->fs = NULL;
 	kd->nfs = 0;

@@ -10,47 +10,13 @@
 #include "callpath.h"
 #include "xalloc.h"
 
-static uint32_t slot_of(const struct kft_paths *ps, uint64_t key)
-{
-	uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) &
-		     (ps->nslots - 1);
-
-	while (ps->slots[h] && ps->slots[h] != key)
-		h = (h + 1) & (ps->nslots - 1);
-	return h;
-}
-
-static void grow_slots(struct kft_paths *ps)
-{
-	struct kft_paths old = *ps;
-	uint32_t i;
-
-	ps->nslots = old.nslots ? old.nslots * 2 : 1024;
-	ps->slots = xcalloc(ps->nslots, sizeof(*ps->slots));
-	ps->slot_idx = xcalloc(ps->nslots, sizeof(*ps->slot_idx));
-	for (i = 0; i < old.nslots; i++) {
-		if (old.slots[i]) {
-			uint32_t h = slot_of(ps, old.slots[i]);
-
-			ps->slots[h] = old.slots[i];
-			ps->slot_idx[h] = old.slot_idx[i];
-		}
-	}
-	free(old.slots);
-	free(old.slot_idx);
-}
-
 /* The path of fn called from path parent, made on first sight. */
 static uint32_t child(struct kft_paths *ps, uint32_t parent, uint32_t fn)
 {
-	uint64_t key = ((uint64_t)parent << 32 | fn) + 1;
-	uint32_t h, c;
+	uint32_t c, slot;
 
-	if (2 * (ps->n + 1) > ps->nslots)
-		grow_slots(ps);
-	h = slot_of(ps, key);
-	if (ps->slots[h])
-		return ps->slot_idx[h];
+	if (kft_pairmap_get(&ps->child_of, parent, fn, &c, &slot))
+		return c;
 	if (ps->n == ps->cap) {
 		ps->cap *= 2;
 		ps->p = xrealloc(ps->p, ps->cap * sizeof(*ps->p));
@@ -61,8 +27,7 @@ static uint32_t child(struct kft_paths *ps, uint32_t parent, uint32_t fn)
 	ps->p[parent].first_child = c;
 	if (ps->p[c].depth > ps->max_depth)
 		ps->max_depth = ps->p[c].depth;
-	ps->slots[h] = key;
-	ps->slot_idx[h] = c;
+	kft_pairmap_put(&ps->child_of, slot, parent, fn, c);
 	return c;
 }
 
@@ -135,7 +100,6 @@ void kft_paths_sort(struct kft_paths *ps, const struct kft_names *names)
 void kft_paths_free(struct kft_paths *ps)
 {
 	free(ps->p);
-	free(ps->slots);
-	free(ps->slot_idx);
+	kft_pairmap_free(&ps->child_of);
 	memset(ps, 0, sizeof(*ps));
 }

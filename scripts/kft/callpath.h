@@ -11,6 +11,7 @@
 #define _KFT_CALLPATH_H
 
 #include "calltree.h"
+#include "pairmap.h"
 
 struct kft_path {
 	uint32_t fn;		/* name id; UINT32_MAX for the root */
@@ -24,9 +25,7 @@ struct kft_path {
 struct kft_paths {
 	struct kft_path *p;	/* p[0] is the root */
 	uint32_t n, cap;
-	uint64_t *slots;	/* (parent << 32 | fn) + 1 -> index, hashed */
-	uint32_t *slot_idx;
-	uint32_t nslots;
+	struct kft_pairmap child_of;	/* (parent, fn) -> index */
 	uint32_t max_depth;
 };
 

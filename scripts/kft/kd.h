@@ -14,6 +14,7 @@
 
 #include "calltree.h"
 #include "kftlog.h"
+#include "pairmap.h"
 #include "symtab.h"
 
 #define KD_VERSION "2.0"
@@ -32,18 +33,12 @@ struct fstat {
 	uint32_t ncallees, cap;
 };
 
-/* Where (caller, callee) is in the caller's callee list: a hash map. */
-struct callee_map {
-	uint64_t *keys;		/* caller << 32 | callee, + 1; 0: empty */
-	uint32_t *pos;
-	uint32_t n, nslots;
-};
 
 struct kd {
 	struct kft_names names;
 	struct fstat *fs;
 	uint32_t nfs;
-	struct callee_map cm;
+	struct kft_pairmap callee_at;	/* (caller, callee) -> callees[] */
 	bool fractions;		/* print 3 decimals: the log has them */
 	unsigned long skipped;	/* malformed lines left out */
 	/* options */

@@ -24,59 +24,22 @@ struct fstat *kd_fstat_of(struct kd *kd, uint32_t fn)
 	return &kd->fs[fn];
 }
 
-static uint32_t cm_slot(const struct callee_map *cm, uint64_t key)
-{
-	uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) &
-		     (cm->nslots - 1);
-
-	while (cm->keys[h] && cm->keys[h] != key)
-		h = (h + 1) & (cm->nslots - 1);
-	return h;
-}
-
-static void cm_grow(struct callee_map *cm)
-{
-	struct callee_map old = *cm;
-	uint32_t i;
-
-	cm->nslots = old.nslots ? old.nslots * 2 : 4096;
-	cm->keys = xcalloc(cm->nslots, sizeof(*cm->keys));
-	cm->pos = xcalloc(cm->nslots, sizeof(*cm->pos));
-	for (i = 0; i < old.nslots; i++) {
-		if (old.keys[i]) {
-			uint32_t h = cm_slot(cm, old.keys[i]);
-
-			cm->keys[h] = old.keys[i];
-			cm->pos[h] = old.pos[i];
-		}
-	}
-	free(old.keys);
-	free(old.pos);
-}
-
 /* A call of fn made by caller: a function calls thousands of others. */
 static void add_callee(struct kd *kd, uint32_t caller, uint32_t fn, double time)
 {
 	struct fstat *f = kd_fstat_of(kd, caller);
-	struct callee_map *cm = &kd->cm;
-	uint64_t key = ((uint64_t)caller << 32 | fn) + 1;
-	uint32_t h;
+	uint32_t at, slot;
 
-	if (cm->n * 2 >= cm->nslots)
-		cm_grow(cm);
-	h = cm_slot(cm, key);
-	if (cm->keys[h]) {
-		f->callees[cm->pos[h]].count++;
-		f->callees[cm->pos[h]].time += time;
+	if (kft_pairmap_get(&kd->callee_at, caller, fn, &at, &slot)) {
+		f->callees[at].count++;
+		f->callees[at].time += time;
 		return;
 	}
 	if (f->ncallees == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 4;
 		f->callees = xrealloc(f->callees, f->cap * sizeof(*f->callees));
 	}
-	cm->keys[h] = key;
-	cm->pos[h] = f->ncallees;
-	cm->n++;
+	kft_pairmap_put(&kd->callee_at, slot, caller, fn, f->ncallees);
 	f->callees[f->ncallees++] = (struct callee){ fn, 1, time };
 }
 

@@ -20,7 +20,8 @@
 # All virtual CPUs run in one host thread: QEMU 7.2's multi-threaded TCG
 # can run a stale translation of code that the kernel patched live, and so
 # an int3 the patching has already removed (enabling ftrace on 2 CPUs
-# oopses there too).  KFT_TCG_THREAD=multi gives each CPU a host thread.
+# oopses there too).  KFT_TCG_THREAD=multi gives each CPU a host thread;
+# riscv64, which patches with the other CPUs stopped, uses it (arch.sh).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
@@ -62,7 +63,7 @@ fi
 start=$SECONDS
 set +e
 timeout --foreground -k 5 "$timeout" "${QEMU[@]}" ${el2[@]+"${el2[@]}"} \
-	-accel tcg,thread=${KFT_TCG_THREAD:-single} -smp "$smp" -m "$mem" \
+	-accel tcg,thread=${KFT_TCG_THREAD:-$KTCG} -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=$CONSOLE nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
 	-display none -monitor none -no-reboot \

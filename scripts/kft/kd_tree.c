@@ -40,6 +40,21 @@ static char *put_col(char *p, const char *s, int width)
 	return p + n + 1;
 }
 
+/* A pid as text, written backwards from end (snprintf() was slow here). */
+static const char *fmt_pid(int32_t pid, char *end)
+{
+	uint32_t x = pid < 0 ? -(uint32_t)pid : (uint32_t)pid;
+
+	*--end = '\0';
+	do {
+		*--end = '0' + x % 10;
+		x /= 10;
+	} while (x);
+	if (pid < 0)
+		*--end = '-';
+	return end;
+}
+
 /* One line of a call tree, built by hand: kd -c prints millions. */
 static void tree_line(const struct kd *kd, const struct kft_tree *t,
 		      const struct kft_node *n, char marker)
@@ -76,8 +91,7 @@ static void tree_line(const struct kd *kd, const struct kft_tree *t,
 			p = put_col(p, kd_fmt_us(kd, l < 0 ? 0 : l, buf, sizeof(buf)), 10);
 			break;
 		case 'p':
-			snprintf(buf, sizeof(buf), "%d", n->c.pid);
-			p = put_col(p, buf, 7);
+			p = put_col(p, fmt_pid(n->c.pid, buf + sizeof(buf)), 7);
 			break;
 		}
 	}

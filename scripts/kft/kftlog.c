@@ -206,20 +206,40 @@ static bool parse_us(const char *tok, double *v)
  */
 #define CPU_MAX	65536
 
+/*
+ * A decimal integer, optionally negative, in [lo, hi]: by hand (strtol()
+ * was a twentieth of kd -c's time).
+ */
+static bool parse_int(const char *tok, int64_t lo, int64_t hi, int64_t *v)
+{
+	const char *p = tok + (*tok == '-');
+	int64_t x = 0;
+
+	if (!*p)
+		return false;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || x > hi)
+			return false;
+		x = x * 10 + (*p - '0');
+	}
+	*v = *tok == '-' ? -x : x;
+	return *v >= lo && *v <= hi;
+}
+
 static int32_t parse_cpu(const char *tok)
 {
-	char *end;
-	long cpu;
+	int64_t cpu;
 
 	if (*tok < '0' || *tok > '9')
 		return -1;
-	errno = 0;
-	cpu = strtol(tok, &end, 10);
-	return !errno && !*end && cpu < CPU_MAX ? (int32_t)cpu : -1;
+	return parse_int(tok, 0, CPU_MAX - 1, &cpu) ? (int32_t)cpu : -1;
 }
 
-/* Split at blanks, in place; at most max tokens. */
-static int split(char *p, char **tok, int max)
+/*
+ * Split at blanks, in place; at most max tokens.  *stop: where the scan
+ * ended, the line's NUL unless max tokens came first.
+ */
+static int split(char *p, char **tok, int max, char **stop)
 {
 	int n = 0;
 
@@ -234,6 +254,7 @@ static int split(char *p, char **tok, int max)
 		if (*p)
 			*p++ = '\0';
 	}
+	*stop = p;
 	return n;
 }
 
@@ -265,11 +286,18 @@ static uint64_t site_hash(const char *tok)
 	return h;
 }
 
-static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
+static bool data_line(struct kft_log_reader *r, char *line, size_t len,
+		      struct kft_call *c)
 {
-	char *tok[8], *dot;
-	int n = split(line, tok, 8);
+	char *tok[8], *dot, *stop;
+	int n = split(line, tok, 8, &stop);
+	int64_t pid;
 
+	/* A NUL before the line's end would hide what follows it. */
+	if (n < 8 ? stop != line + len : !!memchr(stop, '\0', line + len - stop)) {
+		warn(r, "NUL byte in the line");
+		return false;
+	}
 	if (!n)
 		return false;
 	if (n < 5) {
@@ -298,16 +326,11 @@ static bool data_line(struct kft_log_reader *r, char *line, struct kft_call *c)
 			return false;
 		}
 	}
-	{
-		char *end;
-		long pid = strtol(tok[2], &end, 10);
-
-		if (*end || pid < -1 || pid > INT32_MAX) {
-			warn(r, "bad pid");
-			return false;
-		}
-		c->pid = pid;
+	if (!parse_int(tok[2], -1, INT32_MAX, &pid)) {
+		warn(r, "bad pid");
+		return false;
 	}
+	c->pid = pid;
 	if (n >= 6) {
 		int32_t cpu = parse_cpu(tok[n - 1]);
 
@@ -356,18 +379,15 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		unsigned long long base;
 
 		r->lineno++;
-		if (memchr(r->buf, '\0', len)) {
-			if (r->in_data)
-				warn(r, "NUL byte in the line");
-			continue;
-		}
 		if (r->in_data) {
-			if (data_line(r, r->buf, c)) {
+			if (data_line(r, r->buf, len, c)) {
 				check_order(r, c);
 				return true;
 			}
 			continue;
 		}
+		if (memchr(r->buf, '\0', len))
+			continue;	/* a header line: nothing to misread */
 		if (!strncmp(r->buf, "--------", 8))
 			r->in_data = true;
 		else if (r->st && sscanf(r->buf, "Kernel text base 0x%llx",

@@ -220,7 +220,10 @@ static void kft_sites_watch_modules(void)
 }
 #else
 static void kft_sites_set_modules(bool live, enum kft_patch how,
-				  unsigned long *n) { }
+				  unsigned long *n)
+{
+}
+
 static void kft_sites_watch_modules(void) { }
 static unsigned long kft_sites_in_modules(unsigned int *nr_mods)
 {

@@ -180,7 +180,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: kd [options] [LOG]\n"
 		"       kd --diff [options] OLD NEW\n"
-		"Summarise a KFT log, or show its call trees.  LOG defaults to standard input.\n"
+		"Summarise a KFT log, or show its call trees.  LOG defaults to standard input\n"
+		"(also '-').  A line kd cannot read is named (file:line), left out, and\n"
+		"makes the exit status 1; the output shows the rest.\n"
 		"\n"
 		"Summary mode (default):\n"
 		"  -n N        show the top N functions\n"

@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		"usage: mkkftrun [-n MAX_LOGENTRIES] [-N NAME] CONF OUT.c\n"
 		"Check a KFT boot run config and write it as C for the kernel.\n"
 		"\n"
-		"  CONF                the config (kftstatic.conf language)\n"
+		"  CONF                the config (kftstatic.conf language; '-': stdin)\n"
 		"  OUT.c               the C file to write (kernel/kftstatic.c)\n"
 		"  -n MAX_LOGENTRIES   refuse a larger logentries (the kernel's\n"
 		"                      CONFIG_KFT_BOOT_LOG_ENTRIES)\n"

@@ -296,22 +296,23 @@ int kft_symtab_load(struct kft_symtab *st, const char *map, const char *elf,
 }
 
 /* A table that failed to load holds nothing. */
+static int loaded(struct kft_symtab *st, int ret)
+{
+	if (ret)
+		kft_symtab_free(st);
+	return ret;
+}
+
 int kft_symtab_load_map(struct kft_symtab *st, const char *path, char *err,
 			size_t errlen)
 {
-	if (!load_map(st, path, err, errlen))
-		return 0;
-	kft_symtab_free(st);
-	return -1;
+	return loaded(st, load_map(st, path, err, errlen));
 }
 
 int kft_symtab_load_elf(struct kft_symtab *st, const char *path, char *err,
 			size_t errlen)
 {
-	if (!load_elf(st, path, err, errlen))
-		return 0;
-	kft_symtab_free(st);
-	return -1;
+	return loaded(st, load_elf(st, path, err, errlen));
 }
 
 void kft_symtab_free(struct kft_symtab *st)

@@ -22,6 +22,7 @@
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -126,12 +127,15 @@ static bool kft_parse_ull(const char *s, unsigned int base, u64 *val)
 
 int kft_parse_time(const char *tok, u64 *ns)
 {
+	/* max: the largest count that fits, without a 64-bit division here */
 	static const struct {
 		const char *suffix;
-		u64 mult;
+		u64 mult, max;
 	} units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", 1000000000 }, { "", 1000 },
+		{ "ns", 1, U64_MAX }, { "us", 1000, U64_MAX / 1000 },
+		{ "ms", 1000000, U64_MAX / 1000000 },
+		{ "s", 1000000000, U64_MAX / 1000000000 },
+		{ "", 1000, U64_MAX / 1000 },
 	};
 	char num[24];
 	size_t digits = 0;
@@ -149,7 +153,7 @@ int kft_parse_time(const char *tok, u64 *ns)
 	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(tok + digits, units[i].suffix))
 			continue;
-		if (v > U64_MAX / units[i].mult)
+		if (v > units[i].max)
 			return -ERANGE;
 		*ns = v * units[i].mult;
 		return 0;
@@ -625,10 +629,13 @@ static void kft_out_fref(struct kft_printer *pr, const struct kft_fref *ref)
 
 static void kft_out_time(struct kft_printer *pr, u64 ns)
 {
-	if (ns % 1000)
+	u32 rem;
+	u64 us = div_u64_rem(ns, 1000, &rem);
+
+	if (rem)
 		kft_out(pr, " %lluns", (unsigned long long)ns);
 	else
-		kft_out(pr, " %llu", (unsigned long long)(ns / 1000));
+		kft_out(pr, " %llu", (unsigned long long)us);
 }
 
 static void kft_out_trigger(struct kft_printer *pr, const char *which,

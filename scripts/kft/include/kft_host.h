@@ -2,7 +2,8 @@
 /*
  * The few kernel interfaces kernel/kft_config.c uses, for building it on the
  * host (scripts/mkkftrun, scripts/sym2addr, tests).  Each header in linux/ here
- * includes only this file.
+ * includes only this file, but for linux/math64.h's helper (the engine's host
+ * harness has its own).
  */
 #ifndef _KFT_HOST_H
 #define _KFT_HOST_H

@@ -25,6 +25,10 @@
 
 #include "kft_internal.h"
 
+#ifdef kft_arch_boot_fdt	/* the arch reads kft= from its early device tree */
+#include <linux/libfdt.h>
+#endif
+
 static struct kft_entry kft_boot_log[CONFIG_KFT_BOOT_LOG_ENTRIES];
 static unsigned long kft_boot_funcs[KFT_BOOT_MAX_FUNCS];
 static char kft_boot_mem[KFT_BOOT_ARENA] __aligned(sizeof(long));
@@ -50,17 +54,38 @@ static __printf(2, 3) void __init kft_boot_say(bool failed,
 	kft_boot_failed = failed;
 }
 
+/*
+ * The command line as setup_arch() will find it.  An arch that fills
+ * boot_command_line only there says where its early device tree is
+ * (kft_arch_boot_fdt()): its /chosen bootargs, else the built-in one.
+ */
+static const char * __init kft_boot_cmdline_src(void)
+{
+#ifdef kft_arch_boot_fdt
+	const void *fdt = kft_arch_boot_fdt();
+	const char *args = NULL;
+	int node, len;
+
+	if (!IS_ENABLED(CONFIG_CMDLINE_FORCE) && fdt &&
+	    fdt_check_header(fdt) == 0) {
+		node = fdt_path_offset(fdt, "/chosen");
+		if (node >= 0)
+			args = fdt_getprop(fdt, node, "bootargs", &len);
+		if (args && (len <= 0 || args[len - 1] || !args[0]))
+			args = NULL;
+	}
+	return args ? args : CONFIG_CMDLINE;
+#else
+	return boot_command_line;
+#endif
+}
+
 /* The value of the last kft= on the command line, or NULL. */
 static char * __init kft_boot_param(void)
 {
 	char *args = kft_boot_cmdline, *param, *val, *found = NULL;
 
-	/* An arch whose boot_command_line is not filled yet says where it is. */
-#ifdef kft_arch_boot_cmdline
-	strscpy(kft_boot_cmdline, kft_arch_boot_cmdline(), sizeof(kft_boot_cmdline));
-#else
-	strscpy(kft_boot_cmdline, boot_command_line, sizeof(kft_boot_cmdline));
-#endif
+	strscpy(kft_boot_cmdline, kft_boot_cmdline_src(), sizeof(kft_boot_cmdline));
 	while (*(args = skip_spaces(args))) {
 		args = next_arg(args, &param, &val);
 		if (!val && !strcmp(param, "--"))
@@ -139,6 +164,15 @@ void __init kft_boot_prime(void)
 		kft_sites_boot();
 		return;
 	}
+#ifdef kft_arch_boot_clock_usable
+	/* A CPU without the counter a boot run reads from the start. */
+	if (!kft_arch_boot_clock_usable()) {
+		kft_boot_say(true, "boot run (%s): this CPU has no cycle counter to time it",
+			     origin);
+		kft_sites_boot();
+		return;
+	}
+#endif
 
 	run->is_static = true;
 	run->origin = origin;

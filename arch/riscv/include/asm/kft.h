@@ -11,7 +11,6 @@
 #ifndef _ASM_RISCV_KFT_H
 #define _ASM_RISCV_KFT_H
 
-#include <linux/libfdt.h>
 #include <asm/csr.h>
 #include <asm/delay.h>
 #include <asm/pgtable.h>
@@ -40,26 +39,11 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 #define KFT_ARCH_BOOT_KHZ_LO	1000U
 #define KFT_ARCH_BOOT_KHZ_HI	1000000U
 
-/*
- * The command line for kft=, before setup_arch() copies it: the early
- * device tree's bootargs (mapped since setup_vm()), or the built-in one.
- */
-#define kft_arch_boot_cmdline kft_arch_boot_cmdline
-static inline const char *kft_arch_boot_cmdline(void)
+/* kft= before setup_arch() copies the command line: the early device tree. */
+#define kft_arch_boot_fdt kft_arch_boot_fdt
+static __always_inline const void *kft_arch_boot_fdt(void)
 {
-	const void *fdt = dtb_early_va;
-	const char *args = NULL;
-	int node, len;
-
-	if (!IS_ENABLED(CONFIG_CMDLINE_FORCE) && fdt &&
-	    fdt_check_header(fdt) == 0) {
-		node = fdt_path_offset(fdt, "/chosen");
-		if (node >= 0)
-			args = fdt_getprop(fdt, node, "bootargs", &len);
-		if (args && (len <= 0 || args[len - 1] || !args[0]))
-			args = NULL;
-	}
-	return args ? args : CONFIG_CMDLINE;
+	return dtb_early_va;
 }
 
 #ifdef CONFIG_KFT_NOP_SITES

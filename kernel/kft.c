@@ -389,11 +389,11 @@ static __always_inline void kft_hook(void *fn, void *site, bool entry)
 	if (run && kft_state_armed(READ_ONCE(kft_state))) {
 		now = kft_clock();
 		if (entry)
-			kft_enter(run, (unsigned long)fn, (unsigned long)site,
-				  now);
+			kft_enter(run, kft_arch_code_addr(fn),
+				  kft_arch_code_addr(site), now);
 		else
-			kft_exit(run, (unsigned long)fn, (unsigned long)site,
-				 now);
+			kft_exit(run, kft_arch_code_addr(fn),
+				 kft_arch_code_addr(site), now);
 	}
 	this_cpu_dec(kft_cpu.busy);
 	preempt_enable_notrace();

@@ -183,6 +183,15 @@ static inline unsigned long kft_addr(s32 off)
 	return kft_text_base + (long)off;
 }
 
+/*
+ * A code address the hooks are given, as kallsyms and the logs have it:
+ * an arch may tag code pointers (Thumb-2 sets bit 0 in function pointers
+ * and return addresses).
+ */
+#ifndef kft_arch_code_addr
+#define kft_arch_code_addr(p)	((unsigned long)(p))
+#endif
+
 /* The hooks -finstrument-functions calls on every function entry and exit. */
 void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel Function Trace, 32-bit arm part: the clock the hooks read, where a
+ * boot run finds its kft= parameter, and the instructions at the hooks'
+ * call sites.
+ *
+ * ARMv7 CPUs with the generic timer (HAVE_KFT needs ARM_ARCH_TIMER) read
+ * the virtual counter through cp15 from the first instruction, at the rate
+ * firmware programmed in CNTFRQ, so a boot run has real times from
+ * start_kernel() on.  A CPU without the timer (a multi-platform kernel on
+ * a Cortex-A9) gets no boot run, and dynamic runs use sched_clock().
+ */
+#ifndef _ASM_ARM_KFT_H
+#define _ASM_ARM_KFT_H
+
+#include <asm/arch_timer.h>
+#include <asm/cputype.h>
+#include <asm/memory.h>
+#include <clocksource/arm_arch_timer.h>
+
+static __always_inline u64 kft_arch_cycles(void)
+{
+	return __arch_counter_get_cntvct();
+}
+
+/*
+ * Rate of kft_arch_cycles() in kHz, 0 where the timer driver found no
+ * generic timer.  Called when a run is armed, not from the hooks.
+ */
+static inline unsigned long kft_arch_cycles_khz(void)
+{
+	return arch_timer_get_rate() / 1000;
+}
+
+/* ID_PFR1.GenTimer: the CPU has CNTVCT and CNTFRQ (else they are UNDEF). */
+#define kft_arch_boot_clock_usable kft_arch_boot_clock_usable
+static __always_inline bool kft_arch_boot_clock_usable(void)
+{
+	return cpuid_feature_extract(CPUID_EXT_PFR1, 16) > 0;
+}
+
+/*
+ * The same for a boot run, from the first instruction (on a CPU that
+ * kft_arch_boot_clock_usable() accepted).  The hooks call it while the
+ * limits are provisional, so it reads only the register.
+ */
+static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
+{
+	return arch_timer_get_cntfrq() / 1000;
+}
+
+/* Bounds while CNTFRQ reads 0 (left to the device tree): 1 MHz to 1 GHz. */
+#define KFT_ARCH_BOOT_KHZ_LO	1000U
+#define KFT_ARCH_BOOT_KHZ_HI	1000000U
+
+#ifdef CONFIG_THUMB2_KERNEL
+/* Thumb code pointers have bit 0 set; kallsyms' addresses do not. */
+#define kft_arch_code_addr(p)	((unsigned long)(p) & ~1UL)
+#endif
+
+/*
+ * kft= before setup_arch() copies the command line: the boot loader's
+ * device tree, which head.S mapped at FDT_FIXED_BASE.
+ */
+extern unsigned int __atags_pointer;
+
+#define kft_arch_boot_fdt kft_arch_boot_fdt
+static __always_inline const void *kft_arch_boot_fdt(void)
+{
+	return __atags_pointer ? FDT_VIRT_BASE(__atags_pointer) : NULL;
+}
+
+#ifdef CONFIG_KFT_NOP_SITES
+#include <linux/string.h>
+#include <asm/insn.h>
+#include <asm/opcodes.h>
+#include <asm/patch.h>
+
+/*
+ * A hook's call site (listed by scripts/kftsites) is a BL, or a NOP in its
+ * place while no run is armed: 4 bytes in ARM and in Thumb-2 (nop.w), where
+ * a site may be only 2-byte aligned.  A Thumb-2 instruction's halfwords are
+ * written one by one, so sites change with every other CPU stopped
+ * (KFT_ARCH_SITES_STOP_MACHINE), as arm's ftrace does.
+ */
+#define KFT_SITE_SIZE	4
+#define KFT_ARCH_SITES_STOP_MACHINE
+
+/* An instruction as the kernel's encoders give it, to and from memory. */
+static inline u32 kft_arm_insn_to_mem(u32 insn)
+{
+	return IS_ENABLED(CONFIG_THUMB2_KERNEL) ?
+	       __opcode_to_mem_thumb32(insn) : __opcode_to_mem_arm(insn);
+}
+
+static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
+{
+	/* Out of BL's range (a module calling through a PLT): 0, never there. */
+	u32 op = hook ? arm_gen_branch_link(site, (unsigned long)hook, false) :
+			arm_gen_nop();
+	u32 mem = op ? kft_arm_insn_to_mem(op) : 0;
+
+	memcpy(insn, &mem, sizeof(mem));
+}
+
+/* Every other CPU is stopped (kft_sites.c); this flushes the range. */
+static inline void kft_arch_site_poke(void *site, const u8 *insn)
+{
+	u32 mem;
+
+	memcpy(&mem, insn, sizeof(mem));
+	__patch_text(site, IS_ENABLED(CONFIG_THUMB2_KERNEL) ?
+			   __mem_to_opcode_thumb32(mem) :
+			   __mem_to_opcode_arm(mem));
+}
+
+/* The stopped CPUs, and the patching one, fetch the new code. */
+static inline void kft_arch_site_sync_local(void)
+{
+	isb();
+}
+
+static inline void kft_arch_sites_stopping(bool on)
+{
+}
+
+/* A module's sites, patched before any of its code ran: flushed already. */
+static inline void kft_arch_site_poke_done(void)
+{
+}
+#endif
+
+#endif /* _ASM_ARM_KFT_H */

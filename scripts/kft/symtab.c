@@ -9,6 +9,7 @@
 #include <libelf.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,15 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	return buf;
 }
 
-/* "ffffffff81000000 T _text" or "ffffffffc0001000 t fn\t[module]" */
+static bool hex_address(const char *s)
+{
+	return s[strspn(s, "0123456789abcdefABCDEF")] == '\0';
+}
+
+/*
+ * "ffffffff81000000 T _text" or "ffffffffc0001000 t fn\t[module]"; nm and
+ * System.map print a symbol without a name as "c029bd60 t".
+ */
 static int load_map(struct kft_symtab *st, const char *path, char *err,
 		    size_t errlen)
 {
@@ -187,9 +196,11 @@ static int load_map(struct kft_symtab *st, const char *path, char *err,
 			continue;	/* a blank line */
 		type = strtok(NULL, " \t\r");
 		name = strtok(NULL, " \t\r");
-		if (!addr || !type || !name || type[1])
+		if (!type || type[1] || (!name && !hex_address(addr)))
 			return fail(err, errlen, "%s:%zu: not a symbol map line",
 				    path, lineno);
+		if (!name)
+			continue;	/* a nameless symbol (arm Thumb-2 has one) */
 		module = strtok(NULL, " \t\r");
 		if (module) {
 			size_t l = strlen(module);

@@ -62,6 +62,14 @@ ok $? "missing map: error and non-zero exit"
 "$A2S" -m $fx/raw.log $fx/raw.log 2> "$tmp/err"
 [ $? -ne 0 ] && grep -q 'not a symbol map line' "$tmp/err"
 ok $? "a log given as map: error with line number"
+# 32-bit arm Thumb-2 kernels' System.map has a symbol without a name.
+awk 'NR == 3 { print "ffffffff81000010 t" } { print }' $fx/System.map > "$tmp/nameless.map"
+"$A2S" -m "$tmp/nameless.map" $fx/raw.log 2>/dev/null | cmp -s - $fx/resolved.expected
+ok $? "a nameless symbol in the map (\"ADDR t\", as nm prints it) is passed over"
+printf 'ffffffff81000000 T _text\nnot-hex t\n' > "$tmp/badaddr.map"
+"$A2S" -m "$tmp/badaddr.map" $fx/raw.log 2> "$tmp/err" >/dev/null
+[ $? -ne 0 ] && grep -q 'badaddr.map:2: not a symbol map line' "$tmp/err"
+ok $? "a two-word line without a hex address is still refused, with its line"
 "$A2S" $fx/raw.log 2>/dev/null
 [ $? -eq 2 ]
 ok $? "no symbols given: usage error"

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Check the call structure of a KFT log resolved by addr2sym: rebuild each
-# CPU's call tree from entry times and durations, and say what does not
-# hold.  Prints "root NAME PID DELTA CPU" for the first call, "child NAME"
+# Check the call structure of a KFT log resolved by addr2sym: rebuild the
+# call trees of each task on each CPU (interrupts, pid -1, are a task of
+# their own there) from entry times and durations, and say what does not
+# hold.  A CPU's calls alone do not nest: a CPU switches tasks inside a
+# call (idle's schedule_idle() runs a kthread, then returns).  Prints "root NAME PID DELTA CPU" for the first call, "child NAME"
 # for its direct children, "call NAME PID CPU" for every call, "calls N", and an
 # "error ..." line for each broken rule:
 #  - entry times never go backwards;
@@ -26,6 +28,7 @@ function close_call(c,   d) {
 
 {
 	entry = $1 + 0; delta = $2 + 0; pid = $3; fn = $4; cpu = $NF
+	k = cpu "/" pid
 	if (n && entry + eps < last)
 		printf "error line %d: entry %s comes before the previous %s\n", NR, $1, last
 	last = entry
@@ -33,23 +36,23 @@ function close_call(c,   d) {
 	printf "call %s %s %s\n", fn, pid, cpu
 	if (n == 1)
 		printf "root %s %s %s %s\n", fn, pid, $2, cpu
-	while (depth[cpu] > 0 && entry >= end[cpu, depth[cpu]] - eps)
-		close_call(cpu)
-	if (depth[cpu] > 0) {
-		p = depth[cpu]
-		if (delta >= 0 && entry + delta > end[cpu, p] + eps)
+	while (depth[k] > 0 && entry >= end[k, depth[k]] - eps)
+		close_call(k)
+	if (depth[k] > 0) {
+		p = depth[k]
+		if (delta >= 0 && entry + delta > end[k, p] + eps)
 			printf "error line %d: %s ends at %.3f, after its caller %s (%.3f)\n",
-				NR, fn, entry + delta, name[cpu, p], end[cpu, p]
+				NR, fn, entry + delta, name[k, p], end[k, p]
 		if (delta >= 0)
-			sum[cpu, p] += delta
-		if (root[cpu, p])
+			sum[k, p] += delta
+		if (root[k, p])
 			printf "child %s\n", fn
 	}
 	if (delta >= 0) {
-		d = ++depth[cpu]
-		end[cpu, d] = entry + delta; dur[cpu, d] = delta
-		name[cpu, d] = fn; line[cpu, d] = NR; sum[cpu, d] = 0
-		root[cpu, d] = (n == 1)
+		d = ++depth[k]
+		end[k, d] = entry + delta; dur[k, d] = delta
+		name[k, d] = fn; line[k, d] = NR; sum[k, d] = 0
+		root[k, d] = (n == 1)
 	}
 }
 

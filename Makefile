@@ -18,7 +18,7 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
 	qemu-system-misc opensbi
 # Guest architectures other than the host's; their busybox comes from Debian.
-GUEST_ARCHES := arm64 riscv64
+GUEST_ARCHES := arm64 riscv64 armhf
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd
@@ -34,7 +34,7 @@ KCFG_INC   := -Iscripts/kft/include -Ikernel
 all: tools
 
 help:
-	@echo "make demo [ARCH=arm64] build a KFT kernel, boot it in QEMU, trace boot and fork+exec"
+	@echo "make demo [ARCH=arm64|riscv|arm] build a KFT kernel, boot it in QEMU, trace boot and fork+exec"
 	@echo "make check             all tests: host unit tests, tools, kernels in QEMU (GCC and Clang)"
 	@echo "make check-unit        the fast host tests only"
 	@echo "make tools             build scripts/addr2sym, sym2addr, kd into $(BUILD)/"
@@ -178,8 +178,9 @@ check: deps tools tools-asan $(UNIT_TESTS)
 check-e2e: deps tools tools-asan
 	@BUILD=$(BUILD) tests/run.sh e2e
 
-# ARCH=arm64 (or aarch64) picks the guest architecture; x86_64 by default.
-KFT_ARCH_OF = $(if $(filter arm64 aarch64,$(ARCH)),arm64,x86_64)
+# ARCH=arm64 (or aarch64), riscv (riscv64) or arm picks the guest
+# architecture; x86_64 by default.
+KFT_ARCH_OF = $(or $(if $(filter arm64 aarch64,$(ARCH)),arm64),$(if $(filter riscv riscv64,$(ARCH)),riscv64),$(if $(filter arm,$(ARCH)),arm),x86_64)
 
 demo: deps tools
 	@BUILD=$(BUILD) KFT_ARCH=$(KFT_ARCH_OF) tests/demo.sh

@@ -10,8 +10,8 @@
 #     of a small program (tests/guest/forkexec.sh).
 # Each log comes back raw and resolved (addr2sym), with a kd summary (top
 # 30) and call tree, an SVG flame graph, a Chrome/Perfetto JSON trace, and
-# for boot an SVG timeline: all in $BUILD/demo/ ($BUILD/arm64-demo/ with
-# KFT_ARCH=arm64: make demo ARCH=arm64).
+# for boot an SVG timeline: all in $BUILD/demo/ (another architecture's in
+# $BUILD/ARCH-demo/: make demo ARCH=arm64, riscv or arm).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"

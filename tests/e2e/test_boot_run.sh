@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Boot runs, end to end in QEMU (GCC kernels), on each architecture
-# (KFT_ARCHES: x86_64 arm64 riscv64):
+# (KFT_ARCHES: x86_64 arm64 riscv64 arm):
 #  - the run given as kft= to a kernel built without a static run, on 2
 #    CPUs, then a dynamic run on the same boot;
 #  - the default kernel/kftstatic.conf compiled in (CONFIG_KFT_STATIC_RUN);
@@ -19,7 +19,7 @@ cd "$repo"
 . tests/lib/common.sh
 BUILD=${BUILD:-build}
 E2E=$BUILD/e2e
-ARCHES=${KFT_ARCHES:-x86_64 arm64 riscv64}
+ARCHES=${KFT_ARCHES:-x86_64 arm64 riscv64 arm}
 DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
 
 # boot LABEL KDIR OUT SMP STEPS [KERNEL-ARGS]: one TAP line.

@@ -1,10 +1,12 @@
 #!/bin/sh
 # Helpers the guest test steps share (sourced as /tests/lib.sh).
 
-# The system call functions' prefix: __x64_sys_openat, __arm64_sys_openat.
+# The system call functions' prefix: __x64_sys_openat, __arm64_sys_openat;
+# 32-bit arm has no wrappers: sys_openat.
 case $(uname -m) in
 aarch64) SYS=__arm64_sys_ ;;
 riscv64) SYS=__riscv_sys_ ;;
+armv*) SYS=sys_ ;;
 *) SYS=__x64_sys_ ;;
 esac
 

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # What the test harness needs to know about each architecture it builds and
 # boots: one place.  Source it after common.sh; KFT_ARCH picks the
-# architecture (x86_64 by default, arm64 or riscv64) and this sets:
+# architecture (x86_64 by default, arm64, riscv64 or arm) and this sets:
 #   KARCH        the kernel's ARCH=
 #   KCROSS       CROSS_COMPILE= for GCC builds (empty for native)
 #   KIMAGE       the boot image, relative to the build directory
 #   GUEST_CC     the compiler for the guest's static programs
+#   DEBARCH      Debian's name of the architecture (its busybox-static)
 #   SYS          the prefix of system call functions (__x64_sys_openat)
 #   QEMU         the emulator, with the machine and CPU
 #   CONSOLE      the kernel console device
@@ -48,11 +49,24 @@ riscv64)
 	KCOMPILERS=gcc KSITES=1 KTIMEOUT=600 KTCG=multi
 	QEMU=(qemu-system-riscv64 -machine virt -bios default)
 	;;
+arm)
+	# ARMv7 (Cortex-A15) with the generic timer, ARM mode.  Sites change
+	# with the other CPUs stopped, as on riscv64; and one host thread for
+	# all vCPUs stalls in stop_machine at boot (fix_kernmem_perms), vanilla
+	# kernels too.
+	KARCH=arm KCROSS=arm-linux-gnueabihf- KIMAGE=arch/arm/boot/zImage
+	GUEST_CC=arm-linux-gnueabihf-gcc SYS=sys_ CONSOLE=ttyAMA0
+	EARLY_FNS="setup_machine_fdt parse_early_param" LATER_FN=arm_memblock_init
+	KCOMPILERS=gcc KSITES=1 KTIMEOUT=600 KTCG=multi
+	QEMU=(qemu-system-arm -machine virt -cpu cortex-a15)
+	;;
 *)
-	echo "error: KFT_ARCH must be x86_64, arm64 or riscv64, not $KFT_ARCH" >&2
+	echo "error: KFT_ARCH must be x86_64, arm64, riscv64 or arm, not $KFT_ARCH" >&2
 	exit 1
 	;;
 esac
+DEBARCH=$KFT_ARCH
+[ "$KFT_ARCH" = arm ] && DEBARCH=armhf
 export KFT_ARCH
 
 # x86_64's build directories keep their names from before other arches.

@@ -9,7 +9,7 @@
 # tarball, from the archive) is cross-built once into the cache.  Prints
 # its path.
 #
-# usage: tests/lib/guest-busybox.sh arm64|riscv64
+# usage: tests/lib/guest-busybox.sh arm64|armhf|riscv64
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
@@ -47,7 +47,10 @@ if [ ! -x "$bb" ]; then
 	if ! dpkg --print-foreign-architectures | grep -qx "$debarch"; then
 		kft_log "adding $debarch to dpkg's architectures"
 		$SUDO dpkg --add-architecture "$debarch"
-		$SUDO apt-get update -qq >&2
+		# An index mid-sync (often the security suite's) fails the
+		# update, not the download below, which says if it does.
+		$SUDO apt-get update -qq >&2 ||
+			kft_log "apt-get update had errors; downloading all the same"
 	fi
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT

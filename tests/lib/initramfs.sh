@@ -18,7 +18,7 @@ shift
 if [ "$KFT_ARCH" = x86_64 ]; then
 	busybox=$(command -v busybox || true)
 else
-	busybox=$("$repo/tests/lib/guest-busybox.sh" "$KFT_ARCH")
+	busybox=$("$repo/tests/lib/guest-busybox.sh" "$DEBARCH")
 fi
 [ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
 	kft_die "a static busybox for $KFT_ARCH is needed: make deps"

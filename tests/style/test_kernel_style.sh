@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's own bar for KFT's kernel code: checkpatch.pl --strict, a W=1
-# build of the KFT objects without warnings, and sparse (C=1), on x86_64
-# and arm64.
+# build of the KFT objects without warnings, and sparse (C=1), on every
+# architecture (KFT_ARCHES: x86_64 arm64 riscv64 arm).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -46,7 +46,7 @@ rebuild_clean() {
 	cat "$kdir/$name.txt"
 }
 
-for KFT_ARCH in ${KFT_ARCHES:-x86_64 arm64}; do
+for KFT_ARCH in ${KFT_ARCHES:-x86_64 arm64 riscv64 arm}; do
 	. tests/lib/arch.sh
 	kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
 	ok $? "$KFT_ARCH: reference kernel builds" || continue

@@ -16,6 +16,7 @@
 #include <asm/arch_timer.h>
 #include <asm/cputype.h>
 #include <asm/memory.h>
+#include <asm/pgtable.h>	/* SECTION_SIZE, for FDT_VIRT_BASE() */
 #include <clocksource/arm_arch_timer.h>
 
 static __always_inline u64 kft_arch_cycles(void)

@@ -57,7 +57,7 @@ arm)
 	KARCH=arm KCROSS=arm-linux-gnueabihf- KIMAGE=arch/arm/boot/zImage
 	GUEST_CC=arm-linux-gnueabihf-gcc SYS=sys_ CONSOLE=ttyAMA0
 	EARLY_FNS="setup_machine_fdt parse_early_param" LATER_FN=arm_memblock_init
-	KCOMPILERS=gcc KSITES=1 KTIMEOUT=600 KTCG=multi
+	KCOMPILERS="gcc clang" KSITES=1 KTIMEOUT=600 KTCG=multi
 	QEMU=(qemu-system-arm -machine virt -cpu cortex-a15)
 	;;
 *)

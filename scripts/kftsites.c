@@ -468,6 +468,29 @@ static bool shstrtab_ok(const struct object *o)
 	return scn && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_STRTAB;
 }
 
+/*
+ * Every section's links name a section that exists.  libelf (elfutils
+ * 0.188) rewrites an object whose sh_link points past the last section by
+ * reading past its own section header buffer: refuse it first.
+ */
+static bool links_ok(const struct object *o)
+{
+	Elf_Scn *scn = NULL;
+	size_t shnum;
+	GElf_Shdr sh;
+
+	if (elf_getshdrnum(o->elf, &shnum))
+		return false;
+	while ((scn = elf_nextscn(o->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_link >= shnum)
+			return false;
+		if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA ||
+		     (sh.sh_flags & SHF_INFO_LINK)) && sh.sh_info >= shnum)
+			return false;
+	}
+	return true;
+}
+
 /* 1 if the object has the tables, 0 if not, -1 if its names are bad. */
 static int has_tables(const struct object *o)
 {
@@ -569,6 +592,10 @@ static int process(const char *path)
 		goto out;
 	if (!shstrtab_ok(&o)) {
 		fail(&o, "bad section name table");
+		goto out;
+	}
+	if (!links_ok(&o)) {
+		fail(&o, "a section links to a section that does not exist");
 		goto out;
 	}
 	h = has_tables(&o);

@@ -15,6 +15,7 @@ cd "$repo"
 . tests/lib/tap.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+artifacts=$repo/${BUILD:-build}/fuzz-artifacts
 
 # fuzz NAME MAX_LEN WHAT
 fuzz() {
@@ -25,6 +26,13 @@ fuzz() {
 		-max_len="$max_len" -close_fd_mask=3 -print_final_stats=1 > "$tmp/$name.log" 2>&1)
 	rc=$?
 	tail -n 12 "$tmp/$name.log"
+	if [ $rc -ne 0 ]; then
+		# The report and the input that made it, kept for the fix.
+		mkdir -p "$artifacts"
+		sed -n '/ERROR: \|runtime error\|Assertion/,/^SUMMARY/p' "$tmp/$name.log" | head -n 60
+		cp "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* "$tmp"/oom-* "$artifacts/" 2>/dev/null &&
+			echo "input kept in $artifacts/: $(cd "$artifacts" && ls)"
+	fi
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$name.log")
 	[ $rc -eq 0 ] && [ "${runs:-0}" -gt 1000 ]
 	ok $? "libFuzzer, $what: ${runs:-0} inputs (${FUZZ_SECONDS:-20} s), no crash, leak, UB or failed check"

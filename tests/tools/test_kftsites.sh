@@ -119,6 +119,20 @@ head -c 2000 "$tmp/full.o" > "$tmp/truncated.o"
 refused "a truncated object" "$tmp/truncated.o" "truncated or bad section"
 printf '\x03\x00' | dd of="$tmp/full.o" bs=1 seek=18 conv=notrunc status=none
 refused "an i386 object" "$tmp/full.o" "machine not supported"
+# A relocation section linked past the last section: libelf would read
+# past its own buffer rewriting it (found by fuzz_kftsites).
+gcc -O2 -finstrument-functions -c "$src/prog.c" -o "$tmp/badlink.o"
+python3 - "$tmp/badlink.o" <<'PY'
+import struct, sys
+f = open(sys.argv[1], 'r+b'); d = bytearray(f.read())
+shoff, = struct.unpack_from('<Q', d, 0x28); n, = struct.unpack_from('<H', d, 0x3c)
+for i in range(n):
+    if struct.unpack_from('<I', d, shoff + i * 64 + 4)[0] == 4:	# SHT_RELA
+        struct.pack_into('<I', d, shoff + i * 64 + 40, 273)	# sh_link
+        break
+f.seek(0); f.write(d)
+PY
+refused "a section linked to no section" "$tmp/badlink.o" "a section links to a section that does not exist"
 refused "a missing file" "$tmp/missing.o" "No such file"
 refused "a directory" "$tmp" ""
 "$KS" > /dev/null 2>&1

@@ -613,8 +613,14 @@ static int process(const char *path)
 	for (h = 0; h < NR_HOOKS; h++)
 		if (o.sites[h].n && write_table(&o, h))
 			goto out;
+	/*
+	 * elfutils writes e_shnum headers from the array it read, sized for
+	 * the old count, unless the Elf is dirty, which a layout that keeps
+	 * e_shoff where it was does not make it: mark it so.
+	 */
 	if ((o.sites[ENTER].n || o.sites[EXIT].n) &&
-	    elf_update(o.elf, ELF_C_WRITE) < 0) {
+	    (elf_flagelf(o.elf, ELF_C_SET, ELF_F_DIRTY) == 0 ||
+	     elf_update(o.elf, ELF_C_WRITE) < 0)) {
 		fail(&o, "cannot write");
 		goto out;
 	}

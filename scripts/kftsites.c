@@ -469,9 +469,9 @@ static bool shstrtab_ok(const struct object *o)
 }
 
 /*
- * Every section's links name a section that exists.  libelf (elfutils
- * 0.188) rewrites an object whose sh_link points past the last section by
- * reading past its own section header buffer: refuse it first.
+ * Every section's links name a section that exists: no compiler writes an
+ * object whose sh_link or relocation target points past the last section,
+ * and it is not one to rewrite.
  */
 static bool links_ok(const struct object *o)
 {

@@ -52,7 +52,8 @@ for KFT_ARCH in ${KFT_ARCHES:-x86_64 arm64 riscv64 arm}; do
 	ok $? "$KFT_ARCH: reference kernel builds" || continue
 	rebuild_clean w1 "W=1 build of the KFT objects has no warnings" W=1
 	if command -v sparse >/dev/null; then
-		rebuild_clean sparse "sparse (C=1) is clean on the KFT objects" C=1
+		rebuild_clean sparse "sparse (C=1) is clean on the KFT objects" C=1 \
+			CHECK="$repo/tests/style/sparse.sh"
 	else
 		ok 1 "sparse is installed (make deps)"
 	fi

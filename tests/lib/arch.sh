@@ -50,10 +50,11 @@ riscv64)
 	QEMU=(qemu-system-riscv64 -machine virt -bios default)
 	;;
 arm)
-	# ARMv7 (Cortex-A15) with the generic timer, ARM mode.  Sites change
-	# with the other CPUs stopped, as on riscv64; and one host thread for
-	# all vCPUs stalls in stop_machine at boot (fix_kernmem_perms), vanilla
-	# kernels too.
+	# ARMv7 (Cortex-A15) with the generic timer; the reference kernel is
+	# Thumb-2 (tinyconfig's choice), arm-isa.config builds ARM.  Sites
+	# change with the other CPUs stopped, as on riscv64; and with one host
+	# thread for all vCPUs the boot stalls in stop_machine
+	# (fix_kernmem_perms; the porting study saw vanilla kernels do so too).
 	KARCH=arm KCROSS=arm-linux-gnueabihf- KIMAGE=arch/arm/boot/zImage
 	GUEST_CC=arm-linux-gnueabihf-gcc SYS=sys_ CONSOLE=ttyAMA0
 	EARLY_FNS="setup_machine_fdt parse_early_param" LATER_FN=arm_memblock_init

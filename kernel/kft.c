@@ -12,6 +12,9 @@
  *    triggers;
  *  - exit pops it, applies the filters, and only then spends a log slot:
  *    calls the filters drop never occupy the log;
+ *  - what only some runs need (start triggers, a boot run's provisional
+ *    limits, stack watch, filters other than time) is off the path of a
+ *    logging run's calls, behind one test of kft_run.slow or the state;
  *  - the log is one array that CPUs take in chunks of KFT_CHUNK entries, so
  *    the only shared write is one atomic add per chunk.
  *
@@ -21,10 +24,16 @@
  * that a nested hook works above it.  Code that frees or reads a log first
  * waits for every CPU to leave the hooks (kft_run.c: kft_sync()).
  *
+ * The hooks also make the state changes that race (kft_start(),
+ * kft_stop(); kft_state.h has the table) and own the global state: the
+ * run, its state, kft_mutex.  Dependencies: kft_clock.c, and kft_sites.c,
+ * told when a hook completes a run.
+ *
  * This file is not instrumented, and calls nothing that is.
  */
 #include <linux/compiler.h>
 #include <linux/irqflags.h>
+#include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -44,9 +53,19 @@ DEFINE_PER_CPU(struct kft_cpu, kft_cpu);
 bool kft_early __read_mostly;
 atomic_long_t kft_early_cnt[KFT_CNT_NR];
 
-u32 kft_cycles_mult __read_mostly;
-u32 kft_cycles_shift __read_mostly;
-u64 kft_cycles_offset __read_mostly;
+/* Serialises configuration, commands and readers; never taken by hooks. */
+DEFINE_MUTEX(kft_mutex);
+
+void kft_state_set(int to)
+{
+	int from = READ_ONCE(kft_state);
+
+	if (WARN_ONCE(!kft_state_edge(from, to),
+		      "kft: no state change from %d to %d\n", from, to))
+		return;
+	/* Publish the run's fields before hooks see the state using them. */
+	smp_store_release(&kft_state, to);
+}
 
 /* Count an event on this CPU; one instruction, so interrupts cannot tear it. */
 static __always_inline void kft_count(enum kft_counter c)
@@ -64,7 +83,7 @@ static __always_inline void kft_count(enum kft_counter c)
  * refills meanwhile may leave part of a chunk unused: finishing the run
  * squeezes such gaps out.
  */
-static notrace struct kft_entry *kft_reserve(struct kft_run *run)
+static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
 {
 	unsigned long end, idx, flags;
 
@@ -90,11 +109,16 @@ static notrace struct kft_entry *kft_reserve(struct kft_run *run)
 	return idx < run->capacity ? run->log + idx : NULL;
 }
 
-/* Log a call that ran on cpu; kft_log(): on this CPU. */
-static notrace void kft_log_on(struct kft_run *run, const struct kft_frame *f,
-			       int pid, u32 delta, u64 now, unsigned int cpu)
+/*
+ * Log a call entered at entry (a frame's entry_ns) that ran on cpu, lasting
+ * delta (kft_delta_encode(), or KFT_DELTA_*).  Inline on the exit path,
+ * kft_log_on() elsewhere.
+ */
+static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
+					 s32 fn, s32 site, int pid, u32 delta,
+					 u64 now, unsigned int cpu)
 {
-	u64 t = f->entry_ns & KFT_FRAME_NS;
+	u64 t = entry & KFT_FRAME_NS;
 	struct kft_entry *e = kft_reserve(run);
 
 	if (unlikely(!e)) {
@@ -104,57 +128,82 @@ static notrace void kft_log_on(struct kft_run *run, const struct kft_frame *f,
 	}
 	t = t > run->base_ns ? t - run->base_ns : 0;
 	e->time_cpu = (t & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
-	e->fn = f->fn;
-	e->site = f->site;
+	e->fn = fn;
+	e->site = site;
 	e->delta = delta;
 	e->pid = pid;
 	kft_count(KFT_CNT_LOGGED);
 }
 
-static notrace void kft_log(struct kft_run *run, const struct kft_frame *f,
-			    int pid, u32 delta, u64 now)
+static noinline notrace void kft_log_on(struct kft_run *run, u64 entry,
+					s32 fn, s32 site, int pid, u32 delta,
+					u64 now, unsigned int cpu)
 {
-	kft_log_on(run, f, pid, delta, now, raw_smp_processor_id());
+	kft_log_call(run, entry, fn, site, pid, delta, now, cpu);
 }
 
-static notrace int kft_pid(void)
+/* The pid a call entered at entry is logged with: -1 in interrupts. */
+static __always_inline int kft_frame_pid(u64 entry)
 {
-	return in_task() ? current->pid : -1;
+	return (entry & KFT_FRAME_IRQ) ? -1 : current->pid;
 }
 
-void notrace kft_trigger(struct kft_run *run, enum kft_reason why,
-			 unsigned long fn, u64 now)
+static __always_inline s32 kft_off(unsigned long addr)
+{
+	return addr - kft_text_base;
+}
+
+static __always_inline u64 kft_entry_flags(void)
+{
+	return in_task() ? 0 : KFT_FRAME_IRQ;
+}
+
+/* A call logged at the moment it is seen: the start and stop events. */
+static notrace void kft_log_event(struct kft_run *run, unsigned long fn,
+				  unsigned long site, u32 delta, u64 now)
+{
+	u64 entry = now | kft_entry_flags();
+
+	kft_log_on(run, entry, kft_off(fn), kft_off(site),
+		   kft_frame_pid(entry), delta, now, raw_smp_processor_id());
+}
+
+/* The start trigger fired: from primed to logging, with a new time base. */
+void notrace kft_start(struct kft_run *run, enum kft_reason why,
+		       unsigned long fn, u64 now)
 {
 	/* Hooks sit out the moment it takes to set the new time base. */
-	if (raw_cmpxchg(&kft_state, KFT_PRIMED, KFT_STARTING) != KFT_PRIMED)
+	if (!kft_state_move(KFT_PRIMED, KFT_STARTING))
 		return;
 	if (!run->base_ns)
 		run->base_ns = now;
 	run->start_ns = now;
 	run->start_reason = why;
 	run->start_fn = fn;
+	kft_limits_started(run, now);
 	/* Frames of an earlier repeat must not pair with this one's exits. */
 	WRITE_ONCE(run->gen, run->gen + 1);
 	/* The time base is set before any hook can see the run logging. */
-	smp_store_release(&kft_state, KFT_TRIGGERED);
+	kft_state_move(KFT_STARTING, KFT_TRIGGERED);
 }
 
+/* A stop trigger fired, or the log is full. */
 void notrace kft_stop(struct kft_run *run, enum kft_reason why,
 		      unsigned long fn, u64 now)
 {
-	int next = run->cfg.autorepeat && why != KFT_BY_FULL ?
-		   KFT_PRIMED : KFT_COMPLETE;
+	bool again = run->cfg.autorepeat && why != KFT_BY_FULL;
 
-	if (raw_cmpxchg(&kft_state, KFT_TRIGGERED, next) != KFT_TRIGGERED)
+	if (again ? !kft_state_move(KFT_TRIGGERED, KFT_PRIMED) :
+		    !kft_state_move(KFT_TRIGGERED, KFT_COMPLETE))
 		return;
 	run->stop_ns = now;
 	run->stop_reason = why;
 	run->stop_fn = fn;
-	if (next == KFT_COMPLETE)
+	if (!again)
 		kft_sites_disarmed();
 }
 
-static notrace struct kft_task *kft_task_stack(struct kft_run *run)
+static __always_inline struct kft_task *kft_task_stack(struct kft_run *run)
 {
 	struct kft_task *ks = &current->kft;
 	u32 gen = READ_ONCE(run->gen);
@@ -197,30 +246,9 @@ static notrace int kft_filtered(const struct kft_run *run, unsigned long fn,
 		return KFT_CNT_FILTER_ONLYINTS;
 	if (cfg->nfuncs && !kft_funclist_has(run, fn))
 		return KFT_CNT_FILTER_FUNCLIST;
-	if (len < run->min_len || (run->max_len && len > run->max_len))
+	if (len < run->min_len || len > run->max_len)
 		return KFT_CNT_FILTER_TIME;
 	return -1;
-}
-
-static notrace void kft_frame_init(struct kft_frame *f, unsigned long fn,
-				   unsigned long site, u64 now, u64 flags)
-{
-	f->entry_ns = now | flags | (in_task() ? 0 : KFT_FRAME_IRQ);
-	f->fn = fn - kft_text_base;
-	f->site = site - kft_text_base;
-}
-
-static notrace void kft_log_chain(struct kft_run *run,
-				  const struct kft_task *ks,
-				  const struct kft_frame *last, u64 now)
-{
-	u32 d, n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
-
-	for (d = 0; d < n; d++)
-		kft_log(run, &ks->frames[d],
-			(ks->frames[d].entry_ns & KFT_FRAME_IRQ) ? -1 :
-			current->pid, KFT_DELTA_STACK, now);
-	kft_log(run, last, kft_pid(), KFT_DELTA_STACK, now);
 }
 
 /*
@@ -228,14 +256,14 @@ static notrace void kft_log_chain(struct kft_run *run,
  * threshold, keep the whole call chain in the log, marked -2.  worst-stack
  * then lowers the threshold, so the last chain logged is the deepest.
  */
-static notrace void kft_watch_stack(struct kft_run *run,
-				    const struct kft_task *ks,
-				    unsigned long fn, unsigned long site,
-				    u64 now)
+static noinline notrace void kft_watch_stack(struct kft_run *run,
+					     const struct kft_task *ks,
+					     unsigned long fn,
+					     unsigned long site, u64 now)
 {
 	unsigned long left = current_stack_pointer -
 			     (unsigned long)task_stack_page(current);
-	struct kft_frame f;
+	u32 d, n;
 
 	if (left >= THREAD_SIZE)
 		return;		/* on an interrupt stack */
@@ -245,62 +273,48 @@ static notrace void kft_watch_stack(struct kft_run *run,
 		return;
 	if (run->cfg.watch == KFT_WATCH_WORST_STACK)
 		WRITE_ONCE(run->watch_threshold, left);
-	kft_frame_init(&f, fn, site, now, 0);
-	kft_log_chain(run, ks, &f, now);
+	n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
+	for (d = 0; d < n; d++) {
+		const struct kft_frame *f = &ks->frames[d];
+
+		kft_log_on(run, f->entry_ns, f->fn, f->site,
+			   kft_frame_pid(f->entry_ns), KFT_DELTA_STACK, now,
+			   raw_smp_processor_id());
+	}
+	kft_log_event(run, fn, site, KFT_DELTA_STACK, now);
 }
 
-static notrace void kft_enter(struct kft_run *run, unsigned long fn, unsigned long site, u64 now)
+/* Push a frame for fn's call on the task's shadow stack. */
+static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
+				     unsigned long site, u64 now, u64 flags)
 {
-	const struct kft_config *cfg = &run->cfg;
-	u64 flags = 0;
-	struct kft_task *ks;
-	struct kft_frame f;
+	struct kft_task *ks = kft_task_stack(run);
+	struct kft_frame *f;
 	u32 d;
 
-	if (READ_ONCE(kft_state) == KFT_PRIMED) {
-		if (cfg->start.kind == KFT_TRIGGER_ENTRY &&
-		    fn == cfg->start.fn.addr)
-			kft_trigger(run, KFT_BY_ENTRY, fn, now);
-		else if (cfg->start.kind == KFT_TRIGGER_TIME &&
-			 now >= run->start_at)
-			kft_trigger(run, KFT_BY_TIME, 0, now);
-		if (READ_ONCE(kft_state) != KFT_TRIGGERED)
-			return;
-		if (cfg->start.kind == KFT_TRIGGER_ENTRY &&
-		    fn == cfg->start.fn.addr)
-			flags = KFT_FRAME_TRIGGER;
-	}
-	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
-	    (s64)(now - run->start_ns) >= (s64)run->stop_after) {
-		kft_stop(run, KFT_BY_TIME, 0, now);
-		return;
-	}
-	if (cfg->stop.kind == KFT_TRIGGER_ENTRY && fn == cfg->stop.fn.addr) {
-		/* The stop event is logged; its exit comes after the run. */
-		kft_frame_init(&f, fn, site, now, 0);
-		kft_log(run, &f, kft_pid(), KFT_DELTA_OPEN, now);
-		kft_stop(run, KFT_BY_ENTRY, fn, now);
-		return;
-	}
-
-	ks = kft_task_stack(run);
-	if (unlikely(cfg->watch != KFT_WATCH_NONE))
+	if (unlikely(READ_ONCE(run->slow) & KFT_SLOW_WATCH))
 		kft_watch_stack(run, ks, fn, site, now);
 	/* Claim the slot first: an interrupt here stacks above it. */
 	d = ks->depth;
 	ks->depth = d + 1;
 	barrier();
-	if (likely(d < CONFIG_KFT_STACK_DEPTH))
-		kft_frame_init(&ks->frames[d], fn, site, now, flags);
-	else
+	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH)) {
 		kft_count(KFT_CNT_LOST_DEPTH);
+		return;
+	}
+	f = &ks->frames[d];
+	f->entry_ns = now | flags | kft_entry_flags();
+	f->fn = kft_off(fn);
+	f->site = kft_off(site);
 }
 
-/* Pop fn's frame into *f; false if the run never saw fn's entry. */
-static notrace bool kft_pop(struct kft_task *ks, unsigned long fn,
-			    struct kft_frame *f)
+/*
+ * kft_pop() when fn's frame is not on top: exits come in LIFO order, so if
+ * a frame's exit went missing, the frames above fn's are dropped with it.
+ */
+static noinline notrace bool kft_pop_deep(struct kft_task *ks, s32 off,
+					  u64 *entry, s32 *site)
 {
-	s32 off = fn - kft_text_base;
 	u32 d;
 
 	if (!ks->depth) {
@@ -311,14 +325,11 @@ static notrace bool kft_pop(struct kft_task *ks, unsigned long fn,
 		ks->depth--;		/* counted as lost when pushed */
 		return false;
 	}
-	/*
-	 * Exits come in LIFO order; if a frame's exit went missing, the
-	 * frames above fn's are dropped with it.
-	 */
 	for (d = ks->depth; d > 0; d--) {
 		if (ks->frames[d - 1].fn == off) {
-			*f = ks->frames[d - 1];
-			barrier();	/* copied before an interrupt may reuse it */
+			*entry = ks->frames[d - 1].entry_ns;
+			*site = ks->frames[d - 1].site;
+			barrier();	/* read before an interrupt may reuse it */
 			ks->depth = d - 1;
 			return true;
 		}
@@ -327,72 +338,145 @@ static notrace bool kft_pop(struct kft_task *ks, unsigned long fn,
 	return false;
 }
 
-static notrace void kft_exit(struct kft_run *run, unsigned long fn, unsigned long site, u64 now)
+/* Pop fn's frame: its entry and call site; false if the run never saw it. */
+static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
+				    s32 *site)
 {
-	const struct kft_config *cfg = &run->cfg;
-	struct kft_frame f;
-	bool stop_here;
-	int why;
+	u32 top = ks->depth - 1;	/* wraps if the stack is empty */
 
-	if (unlikely(run->limits_provisional))	/* boot run, early */
-		kft_run_set_limits(run);
-	if (READ_ONCE(kft_state) == KFT_PRIMED) {
-		if (cfg->start.kind == KFT_TRIGGER_EXIT &&
-		    fn == cfg->start.fn.addr) {
-			kft_trigger(run, KFT_BY_EXIT, fn, now);
-			/* The start event is logged, as a call of no length. */
-			kft_frame_init(&f, fn, site, now, 0);
-			kft_log(run, &f, kft_pid(), 0, now);
-		} else if (cfg->start.kind == KFT_TRIGGER_TIME &&
-			   now >= run->start_at) {
-			kft_trigger(run, KFT_BY_TIME, 0, now);
-		}
-		return;
+	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH ||
+		     ks->frames[top].fn != off))
+		return kft_pop_deep(ks, off, entry, site);
+	*entry = ks->frames[top].entry_ns;
+	*site = ks->frames[top].site;
+	barrier();		/* read before an interrupt may reuse it */
+	ks->depth = top;
+	return true;
+}
+
+/*
+ * Primed: does this call fire the start trigger?  True if it started the
+ * run and its call is to be logged from here on, with *flags in its frame.
+ */
+static noinline notrace bool kft_primed(struct kft_run *run, unsigned long fn,
+					unsigned long site, u64 now,
+					bool entry, u64 *flags)
+{
+	const struct kft_trigger *start = &run->cfg.start;
+
+	if (unlikely(READ_ONCE(run->slow) & KFT_SLOW_LIMITS))
+		kft_limits_set(run);	/* boot run, early */
+	if (start->kind == KFT_TRIGGER_TIME) {
+		if (now < run->start_at)
+			return false;
+		kft_start(run, KFT_BY_TIME, 0, now);
+		*flags = 0;
+	} else if (fn != start->fn.addr) {
+		return false;
+	} else if (entry && start->kind == KFT_TRIGGER_ENTRY) {
+		kft_start(run, KFT_BY_ENTRY, fn, now);
+		/* Its call is logged, whatever the filters say of it. */
+		*flags = KFT_FRAME_TRIGGER;
+	} else if (!entry && start->kind == KFT_TRIGGER_EXIT) {
+		kft_start(run, KFT_BY_EXIT, fn, now);
+		/* The start event is logged, as a call of no length. */
+		kft_log_event(run, fn, site, 0, now);
+		return false;
+	} else {
+		return false;
 	}
-	if (cfg->stop.kind == KFT_TRIGGER_TIME &&
-	    (s64)(now - run->start_ns) >= (s64)run->stop_after) {
+	return entry && READ_ONCE(kft_state) == KFT_TRIGGERED;
+}
+
+static __always_inline void kft_enter(struct kft_run *run, int state,
+				      unsigned long fn, unsigned long site,
+				      u64 now)
+{
+	u64 flags = 0;
+
+	if (unlikely(state != KFT_TRIGGERED) &&
+	    (state != KFT_PRIMED ||
+	     !kft_primed(run, fn, site, now, true, &flags)))
+		return;
+	if (unlikely(now >= READ_ONCE(run->stop_at))) {
 		kft_stop(run, KFT_BY_TIME, 0, now);
 		return;
 	}
+	if (unlikely(fn == run->stop_entry_fn)) {
+		/* The stop event is logged; its exit comes after the run. */
+		kft_log_event(run, fn, site, KFT_DELTA_OPEN, now);
+		kft_stop(run, KFT_BY_ENTRY, fn, now);
+		return;
+	}
+	kft_push(run, fn, site, now, flags);
+}
 
-	stop_here = cfg->stop.kind == KFT_TRIGGER_EXIT &&
-		    fn == cfg->stop.fn.addr;
-	if (kft_pop(kft_task_stack(run), fn, &f)) {
-		u64 len = now - (f.entry_ns & KFT_FRAME_NS);
+static __always_inline void kft_exit(struct kft_run *run, int state,
+				     unsigned long fn, unsigned long site,
+				     u64 now)
+{
+	u8 slow = READ_ONCE(run->slow);
+	bool stop_here, keep;
+	u64 entry, len;
+	s32 site_off;
+	u64 flags;
+	int why;
 
-		why = kft_filtered(run, fn, f.entry_ns & KFT_FRAME_IRQ, len);
-		if (why < 0 || stop_here || (f.entry_ns & KFT_FRAME_TRIGGER))
-			kft_log(run, &f,
-				(f.entry_ns & KFT_FRAME_IRQ) ? -1 :
-							       current->pid,
-				kft_delta_encode(len), now);
+	if (unlikely(state != KFT_TRIGGERED)) {
+		if (state == KFT_PRIMED)
+			kft_primed(run, fn, site, now, false, &flags);
+		return;
+	}
+	if (unlikely(slow & KFT_SLOW_LIMITS))
+		kft_limits_set(run);	/* boot run, early */
+	if (unlikely(now >= READ_ONCE(run->stop_at))) {
+		kft_stop(run, KFT_BY_TIME, 0, now);
+		return;
+	}
+	stop_here = fn == run->stop_exit_fn;
+	if (kft_pop(kft_task_stack(run), kft_off(fn), &entry, &site_off)) {
+		len = now - (entry & KFT_FRAME_NS);
+		if (likely(!(slow & KFT_SLOW_FILTERS))) {
+			keep = len >= run->min_len && len <= run->max_len;
+			why = KFT_CNT_FILTER_TIME;
+		} else {
+			why = kft_filtered(run, fn, entry & KFT_FRAME_IRQ, len);
+			keep = why < 0;
+		}
+		if (keep || stop_here || (entry & KFT_FRAME_TRIGGER))
+			kft_log_call(run, entry, kft_off(fn), site_off,
+				   kft_frame_pid(entry), kft_delta_encode(len),
+				   now, raw_smp_processor_id());
 		else
 			kft_count(why);
 	}
-	if (stop_here)
+	if (unlikely(stop_here))
 		kft_stop(run, KFT_BY_EXIT, fn, now);
 }
 
 static __always_inline void kft_hook(void *fn, void *site, bool entry)
 {
 	struct kft_run *run;
+	int state;
 	u64 now;
 
 	/*
 	 * Stay on this CPU; interrupts and NMIs may nest in a hook (they
 	 * unwind before it resumes, and every step here is safe against
-	 * that).  ->busy tells kft_sync() a CPU may still use the old run.
+	 * that).  ->busy tells kft_sync() a CPU may still use the old run,
+	 * so it is raised before the run and its state are read.
 	 */
 	preempt_disable_notrace();
 	this_cpu_inc(kft_cpu.busy);
 	run = READ_ONCE(kft_run);
-	if (run && kft_state_armed(READ_ONCE(kft_state))) {
+	state = READ_ONCE(kft_state);
+	if (likely(run) && kft_state_armed(state)) {
 		now = kft_clock();
 		if (entry)
-			kft_enter(run, kft_arch_code_addr(fn),
+			kft_enter(run, state, kft_arch_code_addr(fn),
 				  kft_arch_code_addr(site), now);
 		else
-			kft_exit(run, kft_arch_code_addr(fn),
+			kft_exit(run, state, kft_arch_code_addr(fn),
 				 kft_arch_code_addr(site), now);
 	}
 	this_cpu_dec(kft_cpu.busy);
@@ -440,8 +524,8 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 			continue;
 		}
 		/* Where it last ran: the CPU that entered it, unless it moved. */
-		kft_log_on(run, f, irq ? -1 : t->pid, KFT_DELTA_OPEN, 0,
-			   task_cpu(t));
+		kft_log_on(run, f->entry_ns, f->fn, f->site, irq ? -1 : t->pid,
+			   KFT_DELTA_OPEN, 0, task_cpu(t));
 	}
 }
 

@@ -12,8 +12,10 @@
  *  - per-CPU data is about to be copied: kft_early makes the hooks use
  *    shared variables until early_initcall time, before other CPUs start;
  *  - no calibrated clock: the hooks read raw cycles and kft_run_finish()
- *    converts the log to ns once the rate is known (kft_run_set_limits()).
+ *    converts the log to ns once the rate is known (kft_limits_set()).
  * Function names are resolved with kallsyms, so static functions work.
+ *
+ * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c, kft_run.c.
  *
  * This file is not instrumented.
  */
@@ -99,15 +101,15 @@ static char * __init kft_boot_param(void)
 static void __init kft_boot_error(const char *origin, int ret,
 				  const struct kft_config_error *err)
 {
+	char what[KFT_ERROR_LEN];
+
 	if (ret == -ENOMEM)
 		kft_boot_say(true, "boot run (%s): line %u: config over %u KiB",
 			     origin, err->line, KFT_BOOT_ARENA >> 10);
-	else if (err->token[0])
-		kft_boot_say(true, "boot run (%s): line %u: '%s': %s",
-			     origin, err->line, err->token, err->msg);
 	else
-		kft_boot_say(true, "boot run (%s): line %u: %s",
-			     origin, err->line, err->msg);
+		kft_boot_say(true, "boot run (%s): line %u: %s", origin,
+			     err->line, kft_config_strerror(err, what,
+							    sizeof(what)));
 }
 
 /* Parse, resolve and check the config into the static run. */
@@ -196,9 +198,9 @@ void __init kft_boot_prime(void)
 	WRITE_ONCE(kft_early, true);
 	WRITE_ONCE(kft_run, run);
 	/* The run is complete before a hook can see it armed. */
-	smp_store_release(&kft_state, KFT_PRIMED);
+	kft_state_set(KFT_PRIMED);
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
-		kft_trigger(run, KFT_BY_BOOT, 0, run->base_ns);
+		kft_start(run, KFT_BY_BOOT, 0, run->base_ns);
 }
 
 /*

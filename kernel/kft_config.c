@@ -542,6 +542,17 @@ int kft_config_parse_in(struct kft_config *cfg, const char *text, size_t len,
 	return ret;
 }
 
+/* What err says, as every front end prints it after its "line N: ". */
+const char *kft_config_strerror(const struct kft_config_error *err,
+				char *buf, size_t size)
+{
+	if (err->token[0])
+		snprintf(buf, size, "'%s': %s", err->token, err->msg);
+	else
+		snprintf(buf, size, "%s", err->msg);
+	return buf;
+}
+
 /* Has a config arriving in pieces reached its end keyword yet? */
 bool kft_config_complete(const char *text, size_t len)
 {

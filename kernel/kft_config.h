@@ -83,6 +83,11 @@ struct kft_config_error {
 	const char *msg;
 };
 
+/* "'TOKEN': MESSAGE", or MESSAGE; at most KFT_ERROR_LEN bytes with the NUL. */
+#define KFT_ERROR_LEN		160
+const char *kft_config_strerror(const struct kft_config_error *err,
+				char *buf, size_t size);
+
 /* Parse flags. */
 #define KFT_PARSE_STATIC	0x1	/* kftstatic.conf: no new/end, commas allowed */
 

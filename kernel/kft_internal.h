@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * KFT engine internals, shared by the hooks (kft.c), the run lifecycle
- * (kft_run.c) and the /proc interface (kft_proc.c).
+ * KFT engine internals.  The files, each using only those above it (the
+ * one call upward: a hook that completes a run tells kft_sites.c):
+ *
+ *   kft_config.c   the config language; also built into the host tools
+ *   kft_clock.c    the hooks' clock, and a run's limits in its units
+ *   kft.c          the hooks; the state changes they make (kft_state.h);
+ *                  the global state: the run, its state, kft_mutex
+ *   kft_sites.c    the hooks' call sites, NOPs while no run is armed
+ *   kft_run.c      a run's lifecycle, under kft_mutex; errors
+ *   kft_boot.c     boot runs, primed before start_kernel()
+ *   kft_proc.c     /proc/kft and /proc/kft_data
+ *   kft_test.c     KUnit tests (tests/unit/ tests the same files on the host)
  */
 #ifndef _KERNEL_KFT_INTERNAL_H
 #define _KERNEL_KFT_INTERNAL_H
@@ -19,19 +29,7 @@
 #include <asm/kft.h>
 
 #include "kft_config.h"
-
-/*
- * Run states, ordered so that the hooks' idle test is one comparison:
- * a run is armed (the hooks do work) iff state >= KFT_PRIMED.
- */
-enum kft_state {
-	KFT_NONE,		/* no run registered */
-	KFT_CONFIGURED,		/* config loaded, not primed */
-	KFT_COMPLETE,		/* stopped; the log can be read */
-	KFT_STARTING,		/* a trigger fired; its time base is being set */
-	KFT_PRIMED,		/* waiting for the start trigger */
-	KFT_TRIGGERED,		/* logging */
-};
+#include "kft_state.h"
 
 /* Why logging started or stopped. */
 enum kft_reason {
@@ -112,14 +110,29 @@ struct kft_cpu {
 };
 DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 
+/* kft_run.slow: what sends a hook off its fast path. */
+#define KFT_SLOW_LIMITS		BIT(0)	/* boot run: limits still provisional */
+#define KFT_SLOW_FILTERS	BIT(1)	/* noints, onlyints or a funclist */
+#define KFT_SLOW_WATCH		BIT(2)	/* stack watch */
+
 struct kft_run {
+	/*
+	 * What the hooks test on every call, first.  Times are in the hooks'
+	 * clock units: ns, or for a boot run raw cycles until
+	 * kft_run_finish() converts its log (clock_raw).
+	 */
+	u8 slow;			/* KFT_SLOW_* */
+	u32 gen;			/* tags shadow stacks; new per start */
+	u64 min_len;			/* filter mintime */
+	u64 max_len;			/* filter maxtime; U64_MAX: none */
+	u64 stop_at;			/* trigger stop time: clock value */
+	unsigned long stop_entry_fn;	/* trigger stop entry: fn, or 0 */
+	unsigned long stop_exit_fn;	/* trigger stop exit: fn, or 0 */
+	unsigned long *funcs;		/* funclist, sorted */
+
 	refcount_t ref;
 	struct kft_config cfg;
 	unsigned int id;
-	u32 gen;			/* tags shadow stacks; new per start */
-
-	/* Copies of cfg in the form the hooks test. */
-	unsigned long *funcs;		/* sorted */
 
 	struct kft_entry *log;
 	unsigned long capacity;
@@ -127,14 +140,7 @@ struct kft_run {
 	bool is_static;			/* the boot run: nothing to free */
 	const char *origin;		/* boot run: where its config came from */
 
-	/*
-	 * Times below are in the hooks' clock units: ns, or for a boot run
-	 * raw cycles until kft_run_finish() converts its log (clock_raw).
-	 */
 	bool clock_raw;
-	bool limits_provisional;	/* cycle rate still unknown */
-	u64 min_len;			/* filter mintime */
-	u64 max_len;			/* filter maxtime; 0: none */
 	u64 start_at;			/* trigger start time: clock value */
 	u64 stop_after;			/* trigger stop time: since start */
 
@@ -154,7 +160,6 @@ struct kft_run {
 	bool names_gone;		/* names unloaded code: not to be armed */
 };
 
-extern int kft_state;
 extern struct kft_run *kft_run;
 extern unsigned long kft_text_base;
 
@@ -166,17 +171,6 @@ extern unsigned long kft_text_base;
  */
 extern bool kft_early;
 extern atomic_long_t kft_early_cnt[KFT_CNT_NR];
-
-static inline bool kft_state_armed(int state)
-{
-	return state >= KFT_PRIMED;
-}
-
-/* Armed, or about to be: the log is not to be touched. */
-static inline bool kft_state_live(int state)
-{
-	return state >= KFT_STARTING;
-}
 
 static inline unsigned long kft_addr(s32 off)
 {
@@ -199,7 +193,7 @@ void __cyg_profile_func_exit(void *fn, void *site);
 /*
  * The hooks' clock: the architecture's cycle counter scaled to ns and
  * aligned with sched_clock() (kft_clock_setup(), when a run is armed), or
- * sched_clock() itself where there is no usable counter.
+ * sched_clock() itself where there is no usable counter.  kft_clock.c.
  */
 extern u32 kft_cycles_mult;
 extern u32 kft_cycles_shift;
@@ -217,12 +211,16 @@ static __always_inline u64 kft_clock(void)
 
 void kft_clock_setup(void);
 void kft_clock_set_raw(void);
-void kft_run_set_limits(struct kft_run *run);
-u64 kft_run_time_ns(const struct kft_run *run, u64 t);
+u64 kft_cycles_to_ns(u64 cycles, u32 khz);
+void kft_limits_set(struct kft_run *run);
+void kft_limits_started(struct kft_run *run, u64 now);
+u64 kft_time_ns(const struct kft_run *run, u64 t);
+
+/* kft.c: the hooks, and the changes of state they make. */
+void kft_start(struct kft_run *run, enum kft_reason why, unsigned long fn,
+	       u64 now);
 void kft_stop(struct kft_run *run, enum kft_reason why, unsigned long fn,
 	      u64 now);
-void kft_trigger(struct kft_run *run, enum kft_reason why, unsigned long fn,
-		 u64 now);
 void kft_log_open_frames(struct kft_run *run);
 
 /* kft_run.c */
@@ -265,7 +263,9 @@ static inline void kft_sites_disarmed(void) { }
 static inline void kft_sites_show(struct seq_file *m) { }
 #endif
 
-/* kft_proc.c: say why a config or command was refused, also in /proc/kft. */
+/* kft_run.c: say why a config or command was refused, also in /proc/kft. */
 __printf(1, 2) void kft_error(const char *fmt, ...);
+const char *kft_last_error(void);
+void kft_error_clear(void);
 
 #endif /* _KERNEL_KFT_INTERNAL_H */

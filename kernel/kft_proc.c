@@ -7,6 +7,8 @@
  * resolved as a whole, and only a config that passes replaces the current
  * run.  A refused write returns -EINVAL and says why, with the line and the
  * token, in the kernel log and in /proc/kft.
+ *
+ * Dependencies: kft_config.c, kft_clock.c, kft_sites.c, kft_run.c.
  */
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -24,24 +26,12 @@
 
 static char *kft_pending;		/* a config still waiting for "end" */
 static size_t kft_pending_len;
-static char kft_last_error[192];
-
-void kft_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(kft_last_error, sizeof(kft_last_error), fmt, ap);
-	va_end(ap);
-	pr_warn("kft: %s\n", kft_last_error);
-}
-
 static void kft_config_error(const struct kft_config_error *err)
 {
-	if (err->token[0])
-		kft_error("line %u: '%s': %s", err->line, err->token, err->msg);
-	else
-		kft_error("line %u: %s", err->line, err->msg);
+	char what[KFT_ERROR_LEN];
+
+	kft_error("line %u: %s", err->line,
+		  kft_config_strerror(err, what, sizeof(what)));
 }
 
 static int kft_load_config(const char *text, size_t len)
@@ -68,7 +58,7 @@ static int kft_load_config(const char *text, size_t len)
 		return -ENOMEM;
 	}
 	kft_run_install(run);
-	kft_last_error[0] = '\0';
+	kft_error_clear();
 	return 0;
 }
 
@@ -99,7 +89,7 @@ static int kft_command(const char *cmd)
 		else if (ret)
 			kft_error("%s: %s", cmd, cmds[i].refused);
 		else
-			kft_last_error[0] = '\0';
+			kft_error_clear();
 		return ret;
 	}
 	kft_error("unknown command '%.32s' (new, prime, start, stop, clear)",
@@ -203,8 +193,8 @@ static void kft_show_reason(struct seq_file *m, enum kft_reason why,
 
 static void kft_show_times(struct seq_file *m, const struct kft_run *run)
 {
-	u64 start = kft_run_time_ns(run, run->start_ns);
-	u64 stop = kft_run_time_ns(run, run->stop_ns);
+	u64 start = kft_time_ns(run, run->start_ns);
+	u64 stop = kft_time_ns(run, run->stop_ns);
 
 	if (run->start_reason) {
 		seq_printf(m, "Logging started at %llu usec by ",
@@ -250,7 +240,7 @@ static int kft_status_show(struct seq_file *m, void *v)
 	}
 	seq_printf(m, "status: run id %u, %sprimed, %striggered, %scomplete\n",
 		   run->id,
-		   state >= KFT_COMPLETE ? "" : "not ",
+		   kft_state_was_primed(state) ? "" : "not ",
 		   run->start_reason ? "" : "not ",
 		   state == KFT_COMPLETE ? "" : "not ");
 	seq_printf(m, "state: %s\n", kft_state_names[state]);
@@ -283,8 +273,8 @@ static int kft_status_show(struct seq_file *m, void *v)
 		seq_printf(m, "  %-32s %lu\n", counter_names[c],
 			   kft_run_counter(c));
 out:
-	if (kft_last_error[0])
-		seq_printf(m, "\nlast error: %s\n", kft_last_error);
+	if (kft_last_error()[0])
+		seq_printf(m, "\nlast error: %s\n", kft_last_error());
 	mutex_unlock(&kft_mutex);
 	return 0;
 }
@@ -346,7 +336,7 @@ static void kft_data_header(struct seq_file *m, struct kft_run *run)
 			   run->lowest_stack);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n\n",
 		   run->nr_logged);
-	if (kft_state_live(READ_ONCE(kft_state))) {
+	if (kft_state_armed(READ_ONCE(kft_state))) {
 		seq_puts(m, "Run still armed: write 'stop' to /proc/kft to read its log\n");
 		return;
 	}
@@ -386,7 +376,7 @@ static void *kft_data_start(struct seq_file *m, loff_t *pos)
 
 	if (!*pos)
 		return SEQ_START_TOKEN;
-	if (kft_state_live(READ_ONCE(kft_state)) ||
+	if (kft_state_armed(READ_ONCE(kft_state)) ||
 	    *pos > run->nr_logged)
 		return NULL;
 	return &run->log[*pos - 1];

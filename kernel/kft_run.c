@@ -6,10 +6,14 @@
  * Everything here runs in process context under kft_mutex.  The hooks
  * (kft.c) take no lock; before this code frees or reads a log it waits,
  * in kft_sync(), until no CPU can still be inside a hook that saw the
- * previous state.
+ * previous state.  Refusals are said here too (kft_error()), for every
+ * front end: /proc/kft, boot runs, module unloading.
+ *
+ * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c.  Used by
+ * kft_boot.c and kft_proc.c.
  */
-#include <linux/clocksource.h>
 #include <linux/kallsyms.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -21,9 +25,30 @@
 
 #include "kft_internal.h"
 
-/* Serialises configuration, commands and readers; never taken by hooks. */
-DEFINE_MUTEX(kft_mutex);
 static unsigned int kft_next_id;
+static char kft_error_msg[192];
+
+/* Say why a config or command was refused: in the kernel log and /proc/kft. */
+void kft_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(kft_error_msg, sizeof(kft_error_msg), fmt, ap);
+	va_end(ap);
+	pr_warn("kft: %s\n", kft_error_msg);
+}
+
+/* The last refusal, until a config or command succeeds. */
+const char *kft_last_error(void)
+{
+	return kft_error_msg;
+}
+
+void kft_error_clear(void)
+{
+	kft_error_msg[0] = '\0';
+}
 
 static void kft_sync_nop(void *info)
 {
@@ -42,110 +67,6 @@ static void kft_sync(void)
 	for_each_online_cpu(cpu)
 		while (READ_ONCE(per_cpu(kft_cpu, cpu).busy))
 			cpu_relax();
-}
-
-static void kft_set_state(int state)
-{
-	/* Publish the run's fields before hooks see the state that uses them. */
-	smp_store_release(&kft_state, state);
-}
-
-static bool kft_clock_is_raw;
-
-/*
- * A boot run is primed before the cycle counter's rate is known: the hooks
- * read raw cycles, and kft_run_finish() converts the log.
- */
-void __init kft_clock_set_raw(void)
-{
-	kft_cycles_shift = 0;
-	kft_cycles_offset = 0;
-	WRITE_ONCE(kft_cycles_mult, 1);
-	kft_clock_is_raw = true;
-}
-
-/*
- * Scale the cycle counter once, the first time a run is armed, so that
- * times stay on one base across runs.  Only called with no run armed.
- */
-void kft_clock_setup(void)
-{
-	unsigned long khz = kft_arch_cycles_khz();
-	u32 mult, shift;
-
-	if (kft_clock_is_raw) {		/* after a boot run */
-		WRITE_ONCE(kft_cycles_mult, 0);
-		kft_clock_is_raw = false;
-	}
-	if (kft_cycles_mult || !khz)
-		return;
-	clocks_calc_mult_shift(&mult, &shift, khz * 1000, NSEC_PER_SEC, 3600);
-	kft_cycles_shift = shift;
-	kft_cycles_offset = sched_clock() -
-			    mul_u64_u32_shr(kft_arch_cycles(), mult, shift);
-	/* Publish shift and offset before the multiplier that enables them. */
-	smp_store_release(&kft_cycles_mult, mult);
-}
-
-/*
- * Until the kernel has measured the cycle rate of a boot run, the hooks use
- * the architecture's bounds on it (KFT_ARCH_BOOT_KHZ_LO/HI in asm/kft.h):
- * the provisional limits keep more calls rather than fewer, and
- * kft_run_finish() applies the exact ones.
- */
-#define KFT_MAX_LIMIT_NS	BIT_ULL(52)	/* keeps products in 64 bits */
-
-static notrace u64 kft_ns_to_cycles(u64 ns, u32 khz)
-{
-	return mul_u64_u32_div(min_t(u64, ns, KFT_MAX_LIMIT_NS), khz,
-			       NSEC_PER_MSEC);
-}
-
-static u64 kft_cycles_to_ns(u64 cycles, u32 khz)
-{
-	return mul_u64_u32_div(cycles, NSEC_PER_MSEC, khz);
-}
-
-/*
- * The filters and time triggers in the hooks' clock units.  For a boot run
- * in raw cycles, with a 2% margin either way once the rate is known (the
- * kernel refines it later), or with the bounds above until then: the hooks
- * call this again on every exit while the limits are provisional.
- */
-void notrace kft_run_set_limits(struct kft_run *run)
-{
-	const struct kft_config *cfg = &run->cfg;
-	u32 khz, lo = KFT_ARCH_BOOT_KHZ_LO, hi = KFT_ARCH_BOOT_KHZ_HI;
-
-	if (!run->clock_raw) {
-		run->min_len = cfg->mintime_ns;
-		run->max_len = cfg->maxtime_ns;
-		run->start_at = cfg->start.time_ns;
-		run->stop_after = cfg->stop.time_ns;
-		WRITE_ONCE(run->limits_provisional, false);
-		return;
-	}
-	khz = kft_arch_boot_cycles_khz();
-	if (khz) {
-		lo = khz - khz / 50;
-		hi = khz + khz / 50;
-	}
-	run->min_len = kft_ns_to_cycles(cfg->mintime_ns, lo);
-	run->max_len = cfg->maxtime_ns ?
-		       kft_ns_to_cycles(cfg->maxtime_ns, hi) : 0;
-	run->start_at = run->base_ns + kft_ns_to_cycles(cfg->start.time_ns, lo);
-	run->stop_after = kft_ns_to_cycles(cfg->stop.time_ns, hi);
-	WRITE_ONCE(run->limits_provisional, !khz);
-}
-
-/* A run time for display: ns, also while a boot run still counts cycles. */
-u64 kft_run_time_ns(const struct kft_run *run, u64 t)
-{
-	u32 khz = kft_arch_boot_cycles_khz();
-
-	if (!run->clock_raw || !khz)
-		return t;
-	return kft_cycles_to_ns(t > run->base_ns ? t - run->base_ns : 0, khz);
 }
 
 static void kft_reset_cpus(void)
@@ -195,7 +116,16 @@ void kft_run_init(struct kft_run *run, unsigned long *funcs)
 		     NULL);
 		run->funcs = funcs;
 	}
-	kft_run_set_limits(run);
+	run->slow = 0;
+	if (run->cfg.noints || run->cfg.onlyints || run->cfg.nfuncs)
+		run->slow |= KFT_SLOW_FILTERS;
+	if (run->cfg.watch != KFT_WATCH_NONE)
+		run->slow |= KFT_SLOW_WATCH;
+	if (run->cfg.stop.kind == KFT_TRIGGER_ENTRY)
+		run->stop_entry_fn = run->cfg.stop.fn.addr;
+	if (run->cfg.stop.kind == KFT_TRIGGER_EXIT)
+		run->stop_exit_fn = run->cfg.stop.fn.addr;
+	kft_limits_set(run);
 	run->watch_threshold = run->cfg.watch_bytes;
 	run->lowest_stack = ULONG_MAX;
 }
@@ -265,13 +195,13 @@ void kft_run_install(struct kft_run *run)
 
 	lockdep_assert_held(&kft_mutex);
 	was_armed = kft_state_armed(kft_state);
-	WRITE_ONCE(kft_state, KFT_NONE);
+	kft_state_set(KFT_NONE);
 	kft_sync();
 	kft_reset_cpus();
 	run->id = ++kft_next_id;
 	run->gen = run->id << 16;
 	WRITE_ONCE(kft_run, run);
-	kft_set_state(KFT_CONFIGURED);
+	kft_state_set(KFT_CONFIGURED);
 	kft_run_put(old);
 	if (was_armed)
 		kft_sites_disarmed();
@@ -282,7 +212,7 @@ static void kft_run_arm(void)
 {
 	kft_sites_arm();
 	kft_clock_setup();
-	kft_set_state(KFT_PRIMED);
+	kft_state_set(KFT_PRIMED);
 }
 
 int kft_run_prime(void)
@@ -298,7 +228,7 @@ int kft_run_prime(void)
 		return -EBUSY;
 	kft_run_arm();
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
-		kft_trigger(run, KFT_BY_USER, 0, kft_clock());
+		kft_start(run, KFT_BY_USER, 0, kft_clock());
 	return 0;
 }
 
@@ -315,28 +245,26 @@ int kft_run_start(void)
 		kft_run_arm();
 	if (kft_state != KFT_PRIMED)
 		return -EBUSY;
-	kft_trigger(run, KFT_BY_USER, 0, kft_clock());
+	kft_start(run, KFT_BY_USER, 0, kft_clock());
 	return 0;
 }
 
 /* Stop an armed run, for why (user action, or unloading a module). */
 static int kft_run_end(struct kft_run *run, enum kft_reason why)
 {
-	int state;
-
-	do {
-		state = READ_ONCE(kft_state);
-		if (state == KFT_STARTING) {	/* a trigger is firing */
-			cpu_relax();
-			continue;
+	for (;;) {
+		if (kft_state_move(KFT_TRIGGERED, KFT_COMPLETE)) {
+			run->stop_ns = kft_clock();
+			run->stop_reason = why;
+			run->stop_fn = 0;
+			break;
 		}
-		if (!kft_state_armed(state))
+		if (kft_state_move(KFT_PRIMED, KFT_COMPLETE))
+			break;
+		/* Starting: a trigger is firing; anything else is not armed. */
+		if (READ_ONCE(kft_state) != KFT_STARTING)
 			return -EINVAL;
-	} while (cmpxchg(&kft_state, state, KFT_COMPLETE) != state);
-	if (state == KFT_TRIGGERED) {
-		run->stop_ns = kft_clock();
-		run->stop_reason = why;
-		run->stop_fn = 0;
+		cpu_relax();
 	}
 	kft_sync();
 	kft_sites_disarmed();
@@ -432,7 +360,7 @@ int kft_run_clear(void)
 	lockdep_assert_held(&kft_mutex);
 	if (!run)
 		return -ENOENT;
-	if (kft_state_live(READ_ONCE(kft_state)))
+	if (kft_state_armed(READ_ONCE(kft_state)))
 		return -EBUSY;
 	kft_sync();
 	kft_reset_cpus();
@@ -446,11 +374,11 @@ int kft_run_clear(void)
 	run->nr_logged = 0;
 	run->finished = false;
 	run->clock_raw = false;		/* a cleared boot run: ns from now on */
-	kft_run_set_limits(run);
+	kft_limits_set(run);
 	run->watch_threshold = run->cfg.watch_bytes;
 	run->lowest_stack = ULONG_MAX;
 	run->gen = (run->gen | 0xffff) + 1;
-	kft_set_state(KFT_CONFIGURED);
+	kft_state_set(KFT_CONFIGURED);
 	return 0;
 }
 
@@ -509,7 +437,7 @@ void kft_run_finish(struct kft_run *run)
 	int cpu;
 
 	lockdep_assert_held(&kft_mutex);
-	if (run->finished || kft_state_live(READ_ONCE(kft_state)) ||
+	if (run->finished || kft_state_armed(READ_ONCE(kft_state)) ||
 	    !run->start_reason)
 		return;
 	kft_sync();
@@ -534,12 +462,12 @@ void kft_run_finish(struct kft_run *run)
 		memset(run->log + n, 0, (used - n) * sizeof(*run->log));
 	sort(run->log, n, sizeof(*run->log), kft_cmp_entry, NULL);
 	if (khz) {
-		run->start_ns = kft_run_time_ns(run, run->start_ns);
+		run->start_ns = kft_time_ns(run, run->start_ns);
 		if (run->stop_reason)
-			run->stop_ns = kft_run_time_ns(run, run->stop_ns);
+			run->stop_ns = kft_time_ns(run, run->stop_ns);
 		run->base_ns = 0;
 		run->clock_raw = false;
-		kft_run_set_limits(run);
+		kft_limits_set(run);
 	}
 	/* Nothing more may be logged into the squeezed log. */
 	atomic_long_set(&run->next, run->capacity);

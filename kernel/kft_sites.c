@@ -26,6 +26,9 @@
  * coming in while the sites are NOPs gets NOPs before it runs, and is
  * patched with the kernel from then on.  Its init code keeps the calls (it
  * runs once, and is freed).
+ *
+ * Dependencies: kft.c (the run's state, kft_mutex), which also tells this
+ * file when a hook completes a run (kft_sites_disarmed()).
  */
 #include <linux/init.h>
 #include <linux/irq_work.h>

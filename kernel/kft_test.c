@@ -46,16 +46,18 @@ static noinline __noclone void kft_test_stopper(void)
 /* Parse, resolve and install a config; the run it made. */
 static struct kft_run *kft_test_install(struct kunit *test, const char *text)
 {
+	char what[KFT_ERROR_LEN];
 	struct kft_config_error err;
 	struct kft_config cfg;
 	struct kft_run *run;
 	int ret;
 
 	ret = kft_config_parse(&cfg, text, strlen(text), 0, &err);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "line %u: %s", err.line, err.msg);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "line %u: %s", err.line,
+			    kft_config_strerror(&err, what, sizeof(what)));
 	ret = kft_config_resolve(&cfg, kft_resolve_name, NULL, &err);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "line %u: %s: %s", err.line,
-			    err.token, err.msg);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "line %u: %s", err.line,
+			    kft_config_strerror(&err, what, sizeof(what)));
 	run = kft_run_create(&cfg);
 	KUNIT_ASSERT_NOT_NULL(test, run);
 	mutex_lock(&kft_mutex);

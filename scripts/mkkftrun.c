@@ -142,6 +142,7 @@ int main(int argc, char **argv)
 {
 	unsigned long max_entries = 0;
 	struct kft_config_error err;
+	char what[KFT_ERROR_LEN];
 	struct kft_config cfg;
 	static char arena_mem[KFT_BOOT_ARENA] __attribute__((aligned(sizeof(long))));
 	struct kft_arena arena = { .base = arena_mem, .size = sizeof(arena_mem) };
@@ -210,10 +211,8 @@ int main(int argc, char **argv)
 			"%s:%u: error: more than a boot run holds (%u KiB of names, at most %u functions)\n",
 			argv[optind], err.line, KFT_BOOT_ARENA >> 10, KFT_BOOT_MAX_FUNCS);
 	} else if (parsed) {
-		fprintf(stderr, "%s:%u: error: ", argv[optind], err.line);
-		if (err.token[0])
-			fprintf(stderr, "'%s': ", err.token);
-		fprintf(stderr, "%s\n", err.msg);
+		fprintf(stderr, "%s:%u: error: %s\n", argv[optind], err.line,
+			kft_config_strerror(&err, what, sizeof(what)));
 	} else if (max_entries && cfg.logentries_set &&
 		   cfg.logentries > max_entries) {
 		fprintf(stderr,

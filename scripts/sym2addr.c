@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 	const char *map = NULL, *elf = NULL, *output = NULL, *path;
 	struct kft_fref **refs = NULL;
 	struct kft_config_error cerr;
+	char what[KFT_ERROR_LEN];
 	struct kft_config cfg;
 	struct kft_symtab st;
 	size_t len, pos = 0;
@@ -141,9 +142,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (kft_config_parse(&cfg, text, len, KFT_PARSE_STATIC, &cerr)) {
-		fprintf(stderr, "sym2addr: %s:%u: %s%s%s%s\n", path, cerr.line,
-			cerr.token[0] ? "'" : "", cerr.token,
-			cerr.token[0] ? "': " : "", cerr.msg);
+		fprintf(stderr, "sym2addr: %s:%u: %s\n", path, cerr.line,
+			kft_config_strerror(&cerr, what, sizeof(what)));
 		free(text);
 		return 1;
 	}
@@ -152,8 +152,8 @@ int main(int argc, char **argv)
 		goto out_cfg;
 	}
 	if (kft_config_resolve(&cfg, lookup, &st, &cerr)) {
-		fprintf(stderr, "sym2addr: %s:%u: '%s': %s\n", path, cerr.line,
-			cerr.token, cerr.msg);
+		fprintf(stderr, "sym2addr: %s:%u: %s\n", path, cerr.line,
+			kft_config_strerror(&cerr, what, sizeof(what)));
 		goto out_st;
 	}
 

@@ -19,16 +19,7 @@ int shim_early_initcall(void);
 const char kft_static_run_file[] = "test/kftstatic.conf";
 const char kft_static_run[] = "trigger start entry fn_a\nfilter bogus\n";
 
-/* kft_proc.c's, which the harness does not build. */
-static char last_error[256];
-void kft_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
-}
+#define last_error kft_last_error()
 
 /* Fake kernel functions, 4 KiB apart in the text. */
 enum { A = 1, B, C, D, IRQ, TO_USER, DEEP = 16 };
@@ -201,7 +192,7 @@ static void test_boot_run(void)
 	run = kft_run;
 	base = shim_tsc;
 	tap_ok(run && run->id == 0 && kft_state == KFT_PRIMED && kft_early &&
-	       run->clock_raw && run->limits_provisional &&
+	       run->clock_raw && (run->slow & KFT_SLOW_LIMITS) &&
 	       !strcmp(run->origin, "kft= parameter"),
 	       "boot: kft= wins over the static run; primed, raw clock, early mode");
 	tap_ok(run && run->capacity == CONFIG_KFT_BOOT_LOG_ENTRIES,
@@ -217,7 +208,7 @@ static void test_boot_run(void)
 	call(D, 100000);	/* 50 us: dropped at once */
 	shim_boot_khz = 2000000;		/* tsc_early_init() */
 	call(B, 990000);	/* 495 us: within the 2% margin */
-	tap_ok(!run->limits_provisional && run->min_len == 980000,
+	tap_ok(!(run->slow & KFT_SLOW_LIMITS) && run->min_len == 980000,
 	       "boot: limits exact (less 2%%) once the rate is known (%llu cycles)",
 	       (unsigned long long)run->min_len);
 	call(C, 1100000);	/* 550 us */
@@ -618,6 +609,36 @@ static void test_forget_unloaded(void)
 	cmd(kft_run_stop);
 }
 
+/* Only the changes kft_state.h lists happen: the others are refused. */
+static void test_state_table(void)
+{
+	int from, to, n = 0, refused = 0, warned = shim_warnings;
+
+	for (from = 0; from < KFT_NR_STATES; from++)
+		for (to = 0; to < KFT_NR_STATES; to++)
+			n += kft_state_edge(from, to);
+	tap_ok(n == 16, "state table: 16 changes (%d)", n);
+	tap_ok(kft_state_armed(KFT_PRIMED) && kft_state_armed(KFT_STARTING) &&
+	       kft_state_armed(KFT_TRIGGERED) && !kft_state_armed(KFT_NONE) &&
+	       !kft_state_armed(KFT_CONFIGURED) &&
+	       !kft_state_armed(KFT_COMPLETE),
+	       "state table: armed from primed to triggered");
+	for (from = 0; from < KFT_NR_STATES; from++) {
+		for (to = 0; to < KFT_NR_STATES; to++) {
+			if (kft_state_edge(from, to))
+				continue;
+			kft_state = from;
+			kft_state_set(to);
+			refused += kft_state == from;
+		}
+	}
+	tap_ok(refused == KFT_NR_STATES * KFT_NR_STATES - n &&
+	       shim_warnings > warned,
+	       "state table: every other change refused, with a warning");
+	shim_warnings = warned;
+	kft_state = KFT_NONE;
+}
+
 int main(void)
 {
 	int f;
@@ -638,5 +659,7 @@ int main(void)
 	test_stack_watch();
 	test_replace_and_clear();
 	test_forget_unloaded();
+	test_state_table();
+	tap_ok(!shim_warnings, "no WARN in any test (%d)", shim_warnings);
 	return tap_done();
 }

@@ -18,6 +18,7 @@ u64 shim_sched_clock, shim_tsc;
 unsigned long shim_tsc_khz, shim_boot_khz;
 char boot_command_line[COMMAND_LINE_SIZE];
 char shim_log[8192];
+int shim_warnings;
 
 void shim_printk(const char *fmt, ...)
 {

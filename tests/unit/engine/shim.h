@@ -39,6 +39,7 @@ typedef int64_t s64;
 #define raw_cmpxchg(p, o, n)	__sync_val_compare_and_swap(p, o, n)
 #define cpu_relax()		do { } while (0)
 #define EXPORT_SYMBOL(x)
+#define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))
 #define ULONG_MAX_		ULONG_MAX
 #define NSEC_PER_USEC		1000ULL
@@ -58,6 +59,18 @@ typedef int64_t s64;
 void shim_printk(const char *fmt, ...) __printf(1, 2);
 #define pr_warn(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
+extern int shim_warnings;		/* WARN()s fired: a test fails on any */
+#define WARN_ONCE(cond, fmt, ...)					\
+({									\
+	bool __c = !!(cond);						\
+	if (__c) {							\
+		shim_warnings++;					\
+		shim_printk(fmt, ##__VA_ARGS__);			\
+	}								\
+	__c;								\
+})
+/* The kernel's fails the build once inlining made c a constant. */
+#define BUILD_BUG_ON(c)		assert(!(c))
 
 /* --- memory ------------------------------------------------------------ */
 #define kzalloc(n, gfp)		calloc(1, n)

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KFT's clock, and a run's limits in its units.
+ *
+ * The hooks read the architecture's cycle counter (kft_clock() in
+ * kft_internal.h), scaled to ns and aligned with sched_clock() the first
+ * time a run is armed.  A boot run starts before the counter's rate is
+ * known: it reads raw cycles, its filters and time triggers are converted
+ * with the architecture's bounds on the rate until the kernel has measured
+ * it, and kft_run_finish() converts its log.
+ *
+ * Dependencies: kft_config.c (the config).  Used by the hooks (kft.c), the
+ * run lifecycle (kft_run.c) and boot runs (kft_boot.c).
+ *
+ * This file is not instrumented: the hooks call into it.
+ */
+#include <linux/clocksource.h>
+
+#include "kft_internal.h"
+
+u32 kft_cycles_mult __read_mostly;
+u32 kft_cycles_shift __read_mostly;
+u64 kft_cycles_offset __read_mostly;
+
+static bool kft_clock_is_raw;
+
+/* A boot run is primed before the rate is known: the hooks read raw cycles. */
+void __init kft_clock_set_raw(void)
+{
+	kft_cycles_shift = 0;
+	kft_cycles_offset = 0;
+	WRITE_ONCE(kft_cycles_mult, 1);
+	kft_clock_is_raw = true;
+}
+
+/*
+ * Scale the cycle counter once, the first time a run is armed, so that
+ * times stay on one base across runs.  Only called with no run armed.
+ */
+void kft_clock_setup(void)
+{
+	unsigned long khz = kft_arch_cycles_khz();
+	u32 mult, shift;
+
+	if (kft_clock_is_raw) {		/* after a boot run */
+		WRITE_ONCE(kft_cycles_mult, 0);
+		kft_clock_is_raw = false;
+	}
+	if (kft_cycles_mult || !khz)
+		return;
+	clocks_calc_mult_shift(&mult, &shift, khz * 1000, NSEC_PER_SEC, 3600);
+	kft_cycles_shift = shift;
+	kft_cycles_offset = sched_clock() -
+			    mul_u64_u32_shr(kft_arch_cycles(), mult, shift);
+	/* Publish shift and offset before the multiplier that enables them. */
+	smp_store_release(&kft_cycles_mult, mult);
+}
+
+#define KFT_MAX_LIMIT_NS	BIT_ULL(52)	/* keeps products in 64 bits */
+
+static notrace u64 kft_ns_to_cycles(u64 ns, u32 khz)
+{
+	return mul_u64_u32_div(min_t(u64, ns, KFT_MAX_LIMIT_NS), khz,
+			       NSEC_PER_MSEC);
+}
+
+u64 kft_cycles_to_ns(u64 cycles, u32 khz)
+{
+	return mul_u64_u32_div(cycles, NSEC_PER_MSEC, khz);
+}
+
+/* The clock value at which a run that started at start_ns stops. */
+static notrace u64 kft_stop_at(const struct kft_run *run, u64 start_ns)
+{
+	if (run->cfg.stop.kind != KFT_TRIGGER_TIME)
+		return U64_MAX;
+	return start_ns + min_t(u64, run->stop_after, U64_MAX - start_ns);
+}
+
+/* A trigger started the run at now: when its time trigger stops it. */
+void notrace kft_limits_started(struct kft_run *run, u64 now)
+{
+	WRITE_ONCE(run->stop_at, kft_stop_at(run, now));
+}
+
+/*
+ * The filters and time triggers in the hooks' clock units.  For a boot run
+ * in raw cycles: with a 2% margin either way once the rate is known (the
+ * kernel refines it later), or with the architecture's bounds on it
+ * (KFT_ARCH_BOOT_KHZ_LO/HI in asm/kft.h) until then, which keep more calls
+ * rather than fewer - kft_run_finish() applies the exact limits - and make
+ * the hooks call this again on every exit (KFT_SLOW_LIMITS).
+ */
+void notrace kft_limits_set(struct kft_run *run)
+{
+	const struct kft_config *cfg = &run->cfg;
+	u32 khz, lo = KFT_ARCH_BOOT_KHZ_LO, hi = KFT_ARCH_BOOT_KHZ_HI;
+	u8 slow = READ_ONCE(run->slow) & ~KFT_SLOW_LIMITS;
+
+	if (!run->clock_raw) {
+		run->min_len = cfg->mintime_ns;
+		run->max_len = cfg->maxtime_ns ?: U64_MAX;
+		run->start_at = cfg->start.time_ns;
+		run->stop_after = cfg->stop.time_ns;
+	} else {
+		khz = kft_arch_boot_cycles_khz();
+		if (khz) {
+			lo = khz - khz / 50;
+			hi = khz + khz / 50;
+		} else {
+			slow |= KFT_SLOW_LIMITS;
+		}
+		run->min_len = kft_ns_to_cycles(cfg->mintime_ns, lo);
+		run->max_len = cfg->maxtime_ns ?
+			       kft_ns_to_cycles(cfg->maxtime_ns, hi) : U64_MAX;
+		run->start_at = run->base_ns +
+				kft_ns_to_cycles(cfg->start.time_ns, lo);
+		run->stop_after = kft_ns_to_cycles(cfg->stop.time_ns, hi);
+	}
+	if (run->start_reason)
+		kft_limits_started(run, run->start_ns);
+	WRITE_ONCE(run->slow, slow);
+}
+
+/* A run time for display: ns, also while a boot run still counts cycles. */
+u64 kft_time_ns(const struct kft_run *run, u64 t)
+{
+	u32 khz = kft_arch_boot_cycles_khz();
+
+	if (!run->clock_raw || !khz)
+		return t;
+	return kft_cycles_to_ns(t > run->base_ns ? t - run->base_ns : 0, khz);
+}

@@ -555,7 +555,6 @@ static int translate_data(struct a2s *a, FILE *in, FILE *out)
 /* The header up to and with the column titles; then the data lines. */
 static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 {
-	const struct kft_sym *text = kft_symtab_named(&a->st, "_text");
 	char *line = NULL, *held = NULL;
 	bool header = true;
 	size_t cap = 0;
@@ -564,17 +563,13 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 	if (a->offset_given)
 		a->st.bias = offset;
 	while (header && getline(&line, &cap, in) > 0) {
-		unsigned long long base;
-
 		a->lineno++;
-		if (!strncmp(line, "--------", 8)) {
+		/* An offset given on the command line wins over the log's. */
+		if (kft_log_header_line(line, a->offset_given ? NULL : &a->st)) {
 			column_header(held ? held : "", line, out);
 			header = false;
 			break;
 		}
-		if (sscanf(line, "Kernel text base 0x%llx", &base) == 1 &&
-		    !a->offset_given && text)
-			a->st.bias = (int64_t)(base - text->addr);
 		if (held)
 			fputs(held, out);
 		free(held);

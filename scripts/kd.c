@@ -98,7 +98,7 @@ static void add_call(struct kd *kd, struct kft_tree *t,
 }
 
 /* Read a log (NULL: standard input) into kd's statistics and the tree t. */
-int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
+int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	       struct kft_tree *t)
 {
 	struct kft_log_reader r;

@@ -67,7 +67,7 @@ struct kd {
 };
 
 /* kd.c: read a log (NULL or "-": standard input) into kd and the tree t. */
-int kd_analyse(struct kd *kd, const char *path, const struct kft_symtab *st,
+int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	       struct kft_tree *t);
 void kd_free(struct kd *kd);
 
@@ -90,6 +90,6 @@ void kd_stream_end(struct kd *kd, struct kft_tree *t);
 
 /* kd_diff.c: --diff OLD NEW. */
 int kd_diff(struct kd *kd, const char *old, const char *new,
-	    const struct kft_symtab *st);
+	    struct kft_symtab *st);
 
 #endif /* _KFT_KD_H */

@@ -36,7 +36,7 @@ static double avg_of(const struct fstat *f)
 
 /* --diff OLD NEW: per function, what changed, largest change in time first. */
 int kd_diff(struct kd *kd, const char *old, const char *new,
-		const struct kft_symtab *st)
+		struct kft_symtab *st)
 {
 	struct kd a = *kd, b = *kd;
 	struct kft_tree ta, tb;

@@ -118,7 +118,7 @@ void kft_names_free(struct kft_names *nt)
 }
 
 void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
-		  const struct kft_symtab *st, struct kft_names *names)
+		  struct kft_symtab *st, struct kft_names *names)
 {
 	memset(r, 0, sizeof(*r));
 	r->f = f;
@@ -376,8 +376,6 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 	ssize_t len;
 
 	while ((len = getline(&r->buf, &r->cap, r->f)) > 0) {
-		unsigned long long base;
-
 		r->lineno++;
 		if (r->in_data) {
 			if (data_line(r, r->buf, len, c)) {
@@ -388,17 +386,8 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		}
 		if (memchr(r->buf, '\0', len))
 			continue;	/* a header line: nothing to misread */
-		if (!strncmp(r->buf, "--------", 8))
+		if (kft_log_header_line(r->buf, r->st))
 			r->in_data = true;
-		else if (r->st && sscanf(r->buf, "Kernel text base 0x%llx",
-					 &base) == 1) {
-			const struct kft_sym *text =
-				kft_symtab_named(r->st, "_text");
-
-			if (text)
-				((struct kft_symtab *)r->st)->bias =
-					(int64_t)(base - text->addr);
-		}
 	}
 	if (ferror(r->f)) {
 		fprintf(stderr, "%s: %s\n", r->path, strerror(errno));

@@ -48,7 +48,7 @@ void kft_names_free(struct kft_names *nt);
 struct kft_log_reader {
 	FILE *f;
 	const char *path;
-	const struct kft_symtab *st;	/* resolve 0x addresses, or NULL */
+	struct kft_symtab *st;		/* resolve 0x addresses, or NULL */
 	struct kft_names *names;
 	unsigned long lineno;
 	unsigned long warnings;		/* lines warned about */
@@ -64,7 +64,7 @@ struct kft_log_reader {
 };
 
 void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
-		  const struct kft_symtab *st, struct kft_names *names);
+		  struct kft_symtab *st, struct kft_names *names);
 /*
  * Next call of the log; false at the end.  Header lines are skipped (and
  * give the symbol table its KASLR offset); a malformed line is a warning

@@ -408,3 +408,18 @@ int kft_symtab_addr(const struct kft_symtab *st, const char *name,
 	*addr = st->by_name[i]->addr + st->bias;
 	return 0;
 }
+
+bool kft_log_header_line(const char *line, struct kft_symtab *st)
+{
+	const struct kft_sym *text;
+	unsigned long long base;
+
+	if (!strncmp(line, "--------", 8))
+		return true;
+	if (st && sscanf(line, "Kernel text base 0x%llx", &base) == 1) {
+		text = kft_symtab_named(st, "_text");
+		if (text)
+			st->bias = (int64_t)(base - text->addr);
+	}
+	return false;
+}

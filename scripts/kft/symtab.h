@@ -7,6 +7,7 @@
 #ifndef _KFT_SYMTAB_H
 #define _KFT_SYMTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,5 +51,12 @@ int kft_symtab_addr(const struct kft_symtab *st, const char *name,
 /* The address of a symbol, if present (used to find the KASLR offset). */
 const struct kft_sym *kft_symtab_named(const struct kft_symtab *st,
 				       const char *name);
+
+/*
+ * A header line of a KFT log, as every tool reads it: true for the dashed
+ * line that ends the header.  "Kernel text base 0xADDR" gives st (unless
+ * NULL) the KASLR offset of the log's kernel against st's _text.
+ */
+bool kft_log_header_line(const char *line, struct kft_symtab *st);
 
 #endif /* _KFT_SYMTAB_H */

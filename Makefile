@@ -22,7 +22,7 @@ GUEST_ARCHES := arm64 riscv64 armhf
 
 SYMTAB_SRC := scripts/kft/symtab.c
 HOST_TOOLS := addr2sym sym2addr kd
-KD_SRC     := scripts/kd.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c $(SYMTAB_SRC)
+KD_SRC     := scripts/kd.c scripts/kft/kd_boot.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c $(SYMTAB_SRC)
 KD_HDR     := scripts/kft/kd.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/xalloc.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts

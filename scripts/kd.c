@@ -118,7 +118,7 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	}
 	t->on_add = on_add;
 	/* Summaries need each call only until it closes. */
-	t->recycle = !kd->tree && !kd->output;
+	t->recycle = !kd->tree && !kd->output && !kd->boot;
 	kd->stream = kd->running && kd->tree && !kd->output;
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
 				   strlen("__switch_to"));
@@ -211,6 +211,14 @@ static void usage(FILE *f)
 		"  --timeline  a timeline (lanes per task, calls as bars), as SVG\n"
 		"  --diff OLD NEW  per function: count, time, average, local in OLD\n"
 		"              and the change in NEW, largest change in time first\n"
+		"Boot runs:\n"
+		"  --boot      the boot from start_kernel to the first user program:\n"
+		"              its phases (setup_arch, mm_core_init, each initcall\n"
+		"              level, ...; they add up to the boot time), then the\n"
+		"              initcalls, longest first (-n N: the first N), with\n"
+		"              their longest calls and time off the CPU (schedule)\n"
+		"              and busy-waiting (udelay); with --svg as a picture,\n"
+		"              with --diff OLD NEW the change per phase and initcall\n"
 		"Filters (calls outside them are left out of the analysis):\n"
 		"  --pid P     calls of task P (-1: interrupt context)\n"
 		"  --cpu C     calls on CPU C\n"
@@ -240,6 +248,7 @@ int main(int argc, char **argv)
 		{ "diff", no_argument, NULL, 'D' },
 		{ "svg", no_argument, NULL, 'G' },
 		{ "timeline", no_argument, NULL, 'T' },
+		{ "boot", no_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -309,6 +318,7 @@ int main(int argc, char **argv)
 		}
 		case 'S': kd.subtree = optarg; break;
 		case 'D': kd.diff = true; break;
+		case 'O': kd.boot = true; break;
 		case 'G': kd.output = 's'; break;
 		case 'T': kd.output = 't'; break;
 		case 'F': kd.output = 'f'; break;
@@ -321,6 +331,14 @@ int main(int argc, char **argv)
 	if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2) ||
 	    (map && elf)) {
 		usage(stderr);
+		return 2;
+	}
+	if (kd.boot && (kd.tree || (kd.output && kd.output != 's'))) {
+		fprintf(stderr, "kd: --boot makes a report of its own: not with -c, --folded, --chrome or --timeline\n");
+		return 2;
+	}
+	if (kd.boot && kd.diff && kd.output) {
+		fprintf(stderr, "kd: --boot --diff is a table: not with --svg\n");
 		return 2;
 	}
 	if (kd.diff && !strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
@@ -345,11 +363,15 @@ int main(int argc, char **argv)
 		}
 		stp = &st;
 	}
-	if (kd.diff) {
+	if (kd.diff && kd.boot) {
+		ret = kd_boot_diff(&kd, argv[optind], argv[optind + 1], stp);
+	} else if (kd.diff) {
 		ret = kd_diff(&kd, argv[optind], argv[optind + 1], stp);
 	} else {
 		ret = kd_analyse(&kd, optind < argc ? argv[optind] : NULL, stp, &t);
-		if (!ret && kd.output == 'f')
+		if (!ret && kd.boot)
+			kd_boot(&kd, &t);
+		else if (!ret && kd.output == 'f')
 			kft_export_folded(stdout, &t, &kd.names);
 		else if (!ret && kd.output == 'j')
 			kft_export_chrome(stdout, &t, &kd.names);

@@ -10,7 +10,7 @@
 #     of a small program (tests/guest/forkexec.sh).
 # Each log comes back raw and resolved (addr2sym), with a kd summary (top
 # 30) and call tree, an SVG flame graph, a Chrome/Perfetto JSON trace, and
-# for boot an SVG timeline: all in $BUILD/demo/ (another architecture's in
+# for boot an SVG timeline and the boot report (kd --boot): all in $BUILD/demo/ (another architecture's in
 # $BUILD/ARCH-demo/: make demo ARCH=arm64, riscv or arm).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +49,8 @@ results() {
 }
 results boot "$out/qemu-boot/boot.out"
 "$BUILD/kd" --timeline "$out/boot.sym" > "$out/boot-timeline.svg"
+"$BUILD/kd" --boot "$out/boot.sym" > "$out/boot-report.txt"
+"$BUILD/kd" --boot --svg "$out/boot.sym" > "$out/boot-report.svg"
 results fork "$out/qemu-fork/forkexec.out"
 
 step "5/5 done"
@@ -57,8 +59,12 @@ echo "== Boot: $(grep -m1 '^Logging started' "$out/boot.sym")"
 echo "         $(grep -m1 '^Logging stopped' "$out/boot.sym")"
 echo "   $(grep -m1 '^Number of entries' "$out/boot.sym")"
 echo
-echo "Where boot time went: the 12 functions with the most local time on the"
-echo "CPU (their own code, not their callees'; scripts/kd -n 12 -s l):"
+echo "Where boot time went, by phase and initcall (scripts/kd --boot -n 10;"
+echo "the phases add up to the boot):"
+"$BUILD/kd" --boot -n 10 "$out/boot.sym"
+echo
+echo "The 12 functions with the most local time on the CPU (their own code,"
+echo "not their callees'; scripts/kd -n 12 -s l):"
 "$BUILD/kd" -n 12 -s l -f Fctal "$out/boot.sym"
 echo
 echo "== fork + exec of /bin/true: the calls of 100 us or more, two levels deep"
@@ -72,6 +78,7 @@ echo "  *-summary.txt                   scripts/kd -n 30 -l"
 echo "  *-tree.txt                      scripts/kd -c, every call"
 echo "  *-flamegraph.svg                flame graphs (open in a browser)"
 echo "  boot-timeline.svg               boot, task by task, over time"
+echo "  boot-report.txt, .svg           scripts/kd --boot: phases, initcalls"
 echo "  *-trace.json                    ui.perfetto.dev, chrome://tracing, speedscope"
 echo "  qemu-boot/, qemu-fork/          the guests' console and output"
 echo "Finished in $((SECONDS - t0)) s."

@@ -3,7 +3,8 @@
  * kd's modes over one reader and one tree builder: kd.c reads the log
  * (kftlog.c) into call trees (calltree.c) and hands each call to the mode
  * asked for -- summary (kd_summary.c), call trees (kd_tree.c), --diff
- * (kd_diff.c), folded/Chrome (export.c), SVG (svg.c).  Numbers are
+ * (kd_diff.c), folded/Chrome (export.c), SVG (svg.c), the boot report
+ * (kd_boot.c).  Numbers are
  * printed by kd_format.c.
  */
 #ifndef _KFT_KD_H
@@ -47,6 +48,7 @@ struct kd {
 	long top;
 	double min_total;
 	bool tree, interlace, running, diff;
+	bool boot;		/* --boot: the boot report (kd_boot.c) */
 	bool callees;		/* columns m, n or u: keep who called whom */
 	char output;		/* 0 text, 'f' folded, 'j' JSON, 's' svg, 't' timeline */
 	/* filters */
@@ -91,5 +93,10 @@ void kd_stream_end(struct kd *kd, struct kft_tree *t);
 /* kd_diff.c: --diff OLD NEW. */
 int kd_diff(struct kd *kd, const char *old, const char *new,
 	    struct kft_symtab *st);
+
+/* kd_boot.c: --boot, a boot run's phases and initcalls; with --diff. */
+void kd_boot(struct kd *kd, const struct kft_tree *t);
+int kd_boot_diff(struct kd *kd, const char *old, const char *new,
+		 struct kft_symtab *st);
 
 #endif /* _KFT_KD_H */

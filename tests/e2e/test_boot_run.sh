@@ -5,7 +5,8 @@
 # (KFT_ARCHES: x86_64 arm64 riscv64 arm):
 #  - the run given as kft= to a kernel built without a static run, on 2
 #    CPUs, then a dynamic run on the same boot;
-#  - the default kernel/kftstatic.conf compiled in (CONFIG_KFT_STATIC_RUN);
+#  - the default kernel/kftstatic.conf compiled in (CONFIG_KFT_STATIC_RUN),
+#    booted with initcall_debug: kd --boot's report against the kernel's;
 #    on the same kernel, kft= taking precedence (a funclist of functions
 #    that run early in setup_arch(): on x86, before the TSC is calibrated)
 #    and kft=off;
@@ -80,6 +81,54 @@ default_run_checks() {
 	fi
 }
 
+# kd --boot on a boot run's log (booted with initcall_debug): the phases add
+# up to the boot, start_kernel to to_userspace, and its initcalls are the
+# kernel's own.  initcall_debug times early initcalls with whatever clock
+# ktime has then (jiffies, 4 ms steps, on some): names are compared above 5
+# ms, times above 20 ms.
+boot_report_checks() {
+	local label="$KFT_ARCH $1" out=$2 boot
+	"$BUILD/asan/kd" --boot "$out/boot.sym" > "$out/report.txt" 2> "$out/report.err"
+	ok $? "$label: kd --boot reads the boot run's log"
+	boot=$(awk '/^------/ { d = 1; next } d && $4 == "start_kernel" && !s { s = $1 }
+		d && $4 == "to_userspace" && !u { u = $1 }
+		END { if (s && u) printf "%.3f", u - s }' "$out/boot.sym")
+	awk -v boot="${boot:-0}" '/^Phases/ { p = 1; next } /^Initcalls/ { p = 0 }
+		p && $NF == "total" { total = $1 }
+		p && $1 ~ /^[0-9.]+$/ && $NF != "total" && NF >= 4 { sum += $2; n++ }
+		END { exit !(n > 10 && boot > 0 && (total - boot) ^ 2 < 1e-6 &&
+			      (sum - total) ^ 2 < (0.001 * n) ^ 2) }' "$out/report.txt"
+	ok $? "$label: kd --boot's phases add up to the boot, start_kernel to to_userspace ($boot us)"
+	grep -q '^ *[0-9.]* *[0-9.]* *[0-9.]* *[0-9.]*  [0-9] \(pure\|core\|postcore\|arch\|subsys\|fs\|device\|late\) ' "$out/report.txt" &&
+		grep -q 'initcall level 6 (device)$' "$out/report.txt"
+	ok $? "$label: kd --boot finds the eight initcall levels and places initcalls in them"
+	sed -n 's/^.*initcall \([^ +]*\)+0x[0-9a-f]*\/0x[0-9a-f]* returned -\{0,1\}[0-9]* after \([0-9]*\) usecs.*$/\1 \2/p' \
+		"$out/dmesg.out" > "$out/initcall_debug.txt"
+	awk '/^Initcalls/ { i = 1; next }	# level: "early", "-", or "4 subsys"
+		i && $1 ~ /^[0-9.]+$/ { n = $5 ~ /^[0-9]+$/ ? $7 : $6; sub(/:$/, "", n); print $1, n, $2 }' \
+		"$out/report.txt" | grep -v ' (not' | sort -n | cut -d' ' -f2- > "$out/kd-initcalls.txt"
+	# kd's initcalls, in boot order, are initcall_debug's in the same order;
+	# nine in ten of those over 5 ms are in kd's (the others: ktime, not
+	# the tracer, is off around the kernel's clocksource switch); the
+	# longest take as long by both.
+	awk 'FNR == NR { dbg[$1] = $2; order[++nd] = $1; next } { kd[$1] = $2; seq[++nk] = $1 }
+		END {
+			j = 1
+			for (i = 1; i <= nk; i++) {
+				while (j <= nd && order[j] != seq[i]) j++
+				if (j > nd) { print "kd has " seq[i] " out of initcall_debug order"; bad = 1; break }
+			}
+			for (f in dbg) if (dbg[f] >= 5000) { big++; if (f in kd) found++; else print "note: kd has no " f " (" dbg[f] " us)" }
+			for (f in kd) if ((f in dbg) && dbg[f] >= 20000) {
+				d = kd[f] - dbg[f]; if (d < 0) d = -d
+				if (d > 0.1 * dbg[f] + 4000) { print f ": kd " kd[f] ", initcall_debug " dbg[f]; bad = 1 }
+				m++
+			}
+			exit bad || m < 1 || nd < 50 || nk < 20 || found < 0.9 * big
+		}' "$out/initcall_debug.txt" "$out/kd-initcalls.txt" >&2
+	ok $? "$label: kd --boot's initcalls are initcall_debug's, in order; $(awk '$2 >= 5000' "$out/initcall_debug.txt" | wc -l) over 5 ms, the longest as long"
+}
+
 # The run given on the command line, to a kernel without a static run.
 cmdline_test() {
 	local kdir out=$E2E/$(kft_arch_name boot cmdline gcc)
@@ -99,8 +148,11 @@ static_test() {
 	early=$out-early off=$out-off
 	kdir=$(tests/lib/kbuild.sh kft+static gcc | tail -n 1)
 	ok $? "$KFT_ARCH kftstatic.conf: kernel with the default static run builds" || return
-	boot "kftstatic.conf" "$kdir" "$out" 1 boot
-	[ -f "$out/boot.out" ] && default_run_checks "kftstatic.conf" "$out" "$kdir" "kernel/kftstatic.conf"
+	boot "kftstatic.conf" "$kdir" "$out" 1 boot initcall_debug
+	if [ -f "$out/boot.out" ]; then
+		default_run_checks "kftstatic.conf" "$out" "$kdir" "kernel/kftstatic.conf"
+		boot_report_checks "kftstatic.conf" "$out"
+	fi
 
 	# kft= wins over the static run.  Its funclist logs every call of a
 	# few functions however short, so those made before the TSC is

@@ -31,6 +31,9 @@ static const char *const modes[][6] = {
 	{ "-f", "Fctarslwmnu", "-s", "l", NULL },
 	{ "--svg", "--cpu", "1", NULL },
 	{ "-c", "-f", "eeettlllpp", NULL },
+	{ "--boot", NULL },
+	{ "--boot", "--svg", NULL },
+	{ "--diff", "--boot", "-n", "3", NULL },	/* the log against itself */
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

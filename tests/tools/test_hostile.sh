@@ -45,7 +45,7 @@ w("bigcpu.log", ["1.000 2.000 5 f c 2000000000\n", "1.000 2.000 5.99999999999 g 
 w("deep.log", [f"{i}.000 {1000000-i}.000 5 f{i} c 0\n" for i in range(60000)])
 w("opentasks.log", [f"{i}.000 -1 {i+1} f{i%7} c 0\n" for i in range(60000)])
 PY
-for m in "" -c "-c -i" "-c -r" "-c -i -r" --folded --chrome --svg --timeline; do
+for m in "" -c "-c -i" "-c -r" "-c -i -r" --folded --chrome --svg --timeline --boot "--boot --svg"; do
 	run tasks "$KD" $m "$tmp/tasks.log"
 	[ $rc -eq 0 ]
 	ok $? "3,000 tasks on 4 CPUs: kd ${m:-summary} is fine"
@@ -94,10 +94,11 @@ ok $? "-e with a .symtab of entry size 0: refused, no division by zero"
 run zero-elf-a2s "$A2S" -e "$tmp/zero.elf" "$tmp/raw.log"
 [ $rc -eq 1 ] && grep -q 'entry size 0' "$tmp/zero-elf-a2s.err"
 ok $? "addr2sym -e with the same ELF: refused"
-for m in "" -c "-c -i" --chrome --svg --timeline; do
+for m in "" -c "-c -i" --chrome --svg --timeline --boot; do
 	run big "$KD" $m "$tmp/bigtime.log"
 	[ $rc -eq 1 ] && grep -q 'bigtime.log:2: bad entry time' "$tmp/big.err" &&
-		grep -q 'bigtime.log:3: bad entry time' "$tmp/big.err" && grep -q 'ok' "$tmp/big.out"
+		grep -q 'bigtime.log:3: bad entry time' "$tmp/big.err" &&
+		if [ "$m" = --boot ]; then grep -q '^Boot: .*, 2 us$' "$tmp/big.out"; else grep -q 'ok' "$tmp/big.out"; fi
 	ok $? "times of 1e300 and 10^20 us: kd ${m:-summary} refuses the lines by number, ends, keeps the rest"
 done
 
@@ -126,6 +127,11 @@ for m in --svg --timeline; do
 	[ $rc -eq 0 ] && xml_ok "$tmp/names-svg.out" && grep -q 'q&quot;&lt;&amp;&gt;' "$tmp/names-svg.out"
 	ok $? "$m: the same names give valid XML, escaped"
 done
+printf '%s\n' "$hdr" > "$tmp/boot-names.log"
+printf '1.000 -1 0 start_kernel c 0\n2.000 90.000 1 do_one_initcall f 0\n3.000 80.000 1 q"<&>\x27\xff\x01 do_one_initcall+0x84 0\n4.000 9.000 1 sch<edule> q+0x4 0\n99.000 -1 1 to_userspace k 0\n' >> "$tmp/boot-names.log"
+run boot-names "$KD" --boot --svg "$tmp/boot-names.log"
+[ $rc -eq 0 ] && xml_ok "$tmp/boot-names.out" && grep -q 'q&quot;&lt;&amp;&gt;' "$tmp/boot-names.out"
+ok $? "--boot --svg: an initcall named with XML's characters and bad bytes: valid XML, escaped"
 run names-folded "$KD" --folded "$tmp/names.log"
 [ $rc -eq 0 ] && [ "$(wc -l < "$tmp/names-folded.out")" -eq 6 ]
 ok $? "--folded: one stack per name, whatever its bytes"

@@ -170,6 +170,42 @@ assert lanes == ["pid 10", "pid 30", "irq CPU 0", "pid 20"], lanes
 PY
 ok $? "--svg and --timeline: valid SVG, widths by time on the CPU, a lane per task and interrupts"
 
+# Boot report: a boot worked out by hand (fixtures/kd/boot.log: start_kernel
+# and kernel_init's calls, eight initcall levels, an early initcall, one
+# with a sleep, a udelay and an initcall_debug printk inside, one shorter
+# than the log keeps, an interrupt in setup_arch; boot-new.log: mm_core_init
+# 100 us faster, dev_init 140 us slower, user space 500 us later).
+golden boot --boot $fx/boot.log
+awk '/^Phases/ { p = 1; next } /^Initcalls/ { p = 0 }
+	p && $NF == "total" { total = $1 }
+	p && $1 ~ /^[0-9]+$/ && $NF != "total" && NF >= 4 { sum += $2 }
+	END { exit !(total == 7390 && sum == total) }' "$tmp/boot.out"
+ok $? "--boot: the phases add up to the boot time, start_kernel to to_userspace"
+golden boot-diff --boot --diff $fx/boot.log $fx/boot-new.log
+"$KD" --boot -n 2 $fx/boot.log | awk '/^Initcalls/ { i = 1; next } i && /^ +[0-9]/ { n++ } END { exit n != 2 }'
+ok $? "--boot -n 2: the two longest initcalls"
+"$KD" --boot --svg $fx/boot.log > "$tmp/boot.svg"
+python3 - "$tmp/boot.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+svg = ET.parse(sys.argv[1]).getroot()
+bars = {r.find(ns + "title").text.split(":")[0]: float(r.get("width"))
+        for r in svg.iter(ns + "rect") if r.find(ns + "title") is not None}
+assert "setup_arch" in bars and "slow_init" in bars, bars
+assert abs(bars["setup_arch"] / bars["mm_core_init"] - 1000 / 400) < 0.01, bars
+assert abs(bars["slow_init"] / bars["dev_init"] - 270 / 190) < 0.01, bars
+PY
+ok $? "--boot --svg: valid SVG, phases and initcalls as bars by time"
+grep -v to_userspace $fx/boot.log | "$KD" --boot > "$tmp/boot-hung.out"
+[ $? -eq 0 ] && grep -q '^Boot: start_kernel at 10 us, no first user program in the log (to_userspace): to its last call at 7300 us, 7290 us$' "$tmp/boot-hung.out"
+ok $? "--boot on a boot that never reached user space: up to its last call"
+grep -v start_kernel $fx/boot.log | "$KD" --boot > "$tmp/boot-late.out"
+[ $? -eq 0 ] && grep -q "^Boot: the log's first call (no start_kernel) at 500 us, first user program at 7400 us: 6900 us$" "$tmp/boot-late.out"
+ok $? "--boot on a run that started after start_kernel: says so"
+"$KD" --boot -c $fx/boot.log 2> "$tmp/boot-c.err"
+[ $? -eq 2 ] && grep -q 'not with -c' "$tmp/boot-c.err"
+ok $? "--boot with -c: usage error, saying why"
+
 # The hand-worked numbers, spelled out.
 row() { awk -v f="$1" '$1 == f' "$tmp/summary.out"; }
 [ "$(row A)" = "$(printf '%-25s %5s %8s %8s %8s' A 1 100 100 30)" ]

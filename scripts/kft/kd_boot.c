@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kd --boot: a boot run's log as the answer to "where did boot go".
+ *
+ * - Phases, from start_kernel() to the first user program (to_userspace()):
+ *   the calls start_kernel(), kernel_init(), kernel_init_freeable(),
+ *   do_basic_setup() and do_initcalls() make (setup_arch, mm_core_init,
+ *   each initcall level, ...) and those five themselves.  Every moment of
+ *   the boot belongs to the innermost of them running then, so the phases
+ *   add up to the boot time.
+ * - Initcalls, longest first, with the calls inside each that took the
+ *   most, and how much of each was spent off the CPU (in schedule(): a
+ *   sleep, a wait) or busy-waiting (udelay() and its kin).
+ *
+ * A boot run keeps only calls over its mintime (500 us by default): shorter
+ * initcalls, sleeps and phases are not in its log, and not in the report.
+ * --diff OLD NEW compares two boots phase by phase and initcall by initcall;
+ * --svg draws the report.  Linear in the log's length.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kd.h"
+#include "xalloc.h"
+
+#define BOOT_TOP	3	/* longest calls shown inside an initcall */
+
+static const char *const level_names[] = {
+	"pure", "core", "postcore", "arch", "subsys", "fs", "device", "late",
+};
+
+struct boot_phase {
+	char name[80];
+	double start;		/* first moment in it, us since start_kernel */
+	double time;
+};
+
+struct boot_initcall {
+	char name[80];
+	char level[16];
+	double start, time, offcpu, busy;
+	char top[160];		/* its longest calls, with their times */
+};
+
+struct boot_report {
+	double t0, end;		/* start_kernel's entry; the first user program */
+	bool has_start, reached;
+	struct boot_phase *phases;
+	uint32_t nphases, phases_cap;
+	struct boot_initcall *calls;
+	uint32_t ncalls, calls_cap;
+};
+
+/* Room for one more of *n items in *p (capacity *cap), doubling. */
+static void grow(void *pp, uint32_t n, uint32_t *cap, size_t size)
+{
+	void **p = pp;
+
+	if (n < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : 16;
+	*p = xrealloc(*p, (size_t)*cap * size);
+}
+
+/* The functions the report is built from, as name ids of the log. */
+enum {
+	F_START_KERNEL, F_REST_INIT, F_KERNEL_INIT, F_KERNEL_INIT_FREEABLE,
+	F_DO_BASIC_SETUP, F_DO_INITCALLS, F_DO_INITCALL_LEVEL,
+	F_DO_PRE_SMP_INITCALLS, F_DO_ONE_INITCALL, F_TO_USERSPACE, F_NR,
+};
+
+static const char *const fn_names[F_NR] = {
+	"start_kernel", "rest_init", "kernel_init", "kernel_init_freeable",
+	"do_basic_setup", "do_initcalls", "do_initcall_level",
+	"do_pre_smp_initcalls", "do_one_initcall", "to_userspace",
+};
+
+/* Where a task leaves the CPU, and where it spins: by name. */
+static const char *const offcpu_fns[] = {
+	"schedule", "io_schedule", "preempt_schedule",
+	"preempt_schedule_common", "preempt_schedule_irq",
+};
+static const char *const busy_fns[] = {
+	"__udelay", "__const_udelay", "__ndelay", "__delay", "udelay",
+	"mdelay", "ndelay", "delay_tsc", "delay_loop", "delay_halt",
+	"__timer_delay",
+};
+
+struct boot_scan {
+	const struct kft_tree *t;
+	const struct kft_names *names;
+	uint32_t id[F_NR];
+	int32_t *first, *next, *last;	/* children of each node, in order */
+	uint8_t *kind;			/* per name id: 1 off-CPU, 2 busy */
+	double *offcpu, *busy;		/* per node: in its subtree */
+};
+
+static uint32_t id_of(struct kd *kd, const char *name)
+{
+	return kft_name_id(&kd->names, name, strlen(name));
+}
+
+static bool is(const struct boot_scan *s, int32_t i, int f)
+{
+	return s->t->nodes[i].c.fn == s->id[f];
+}
+
+static const char *name_of(const struct boot_scan *s, int32_t i)
+{
+	return s->names->name[s->t->nodes[i].c.fn];
+}
+
+/* A call's end, for the report: open calls run to the end of the boot. */
+static double end_of(const struct boot_report *r, const struct kft_node *n)
+{
+	double e = n->c.delta >= 0 ? n->c.entry + n->c.delta : r->end;
+
+	return e < r->end ? e : r->end;
+}
+
+static bool usable(const struct kft_node *n)
+{
+	return !n->hidden && !n->c.irq;
+}
+
+/* Children lists, and time off the CPU and busy-waiting per subtree. */
+static void scan_init(struct boot_scan *s, struct kd *kd,
+		      const struct kft_tree *t)
+{
+	uint32_t i, n = t->n;
+	int32_t i32;
+
+	s->t = t;
+	for (i = 0; i < F_NR; i++)
+		s->id[i] = id_of(kd, fn_names[i]);
+	for (i = 0; i < sizeof(offcpu_fns) / sizeof(*offcpu_fns); i++)
+		id_of(kd, offcpu_fns[i]);
+	for (i = 0; i < sizeof(busy_fns) / sizeof(*busy_fns); i++)
+		id_of(kd, busy_fns[i]);
+	s->names = &kd->names;
+	s->kind = xcalloc(kd->names.n, 1);
+	for (i = 0; i < sizeof(offcpu_fns) / sizeof(*offcpu_fns); i++)
+		s->kind[id_of(kd, offcpu_fns[i])] = 1;
+	for (i = 0; i < sizeof(busy_fns) / sizeof(*busy_fns); i++)
+		s->kind[id_of(kd, busy_fns[i])] = 2;
+	s->first = xmalloc((n + 1) * sizeof(*s->first));
+	s->next = xmalloc((n + 1) * sizeof(*s->next));
+	s->last = xmalloc((n + 1) * sizeof(*s->last));
+	s->offcpu = xcalloc(n + 1, sizeof(*s->offcpu));
+	s->busy = xcalloc(n + 1, sizeof(*s->busy));
+	for (i = 0; i < n; i++)
+		s->first[i] = s->next[i] = s->last[i] = -1;
+	/* Nodes are in log order: a caller before its callees. */
+	for (i = 0; i < n; i++) {
+		int32_t p = t->nodes[i].parent;
+
+		if (p < 0)
+			continue;
+		if (s->last[p] < 0)
+			s->first[p] = i;
+		else
+			s->next[s->last[p]] = i;
+		s->last[p] = i;
+	}
+	for (i32 = (int32_t)n - 1; i32 >= 0; i32--) {
+		const struct kft_node *nd = &t->nodes[i32];
+		double d = nd->c.delta > 0 ? nd->c.delta : 0;
+		uint8_t k = nd->c.fn < kd->names.n ? s->kind[nd->c.fn] : 0;
+		int32_t p = nd->parent;
+
+		if (k == 1)
+			s->offcpu[i32] = d, s->busy[i32] = 0;
+		else if (k == 2)
+			s->busy[i32] = d, s->offcpu[i32] = 0;
+		/* Interrupts are the CPU's, not the task's. */
+		if (p >= 0 && nd->c.pid == t->nodes[p].c.pid) {
+			s->offcpu[p] += s->offcpu[i32];
+			s->busy[p] += s->busy[i32];
+		}
+	}
+}
+
+static void scan_free(struct boot_scan *s)
+{
+	free(s->first);
+	free(s->next);
+	free(s->last);
+	free(s->kind);
+	free(s->offcpu);
+	free(s->busy);
+}
+
+/* The first call of f outside interrupts, or -1. */
+static int32_t find_first(const struct boot_scan *s, int f)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->t->n; i++)
+		if (is(s, i, f) && usable(&s->t->nodes[i]))
+			return i;
+	return -1;
+}
+
+/* The phase a named call stands for. */
+static void phase_name(const struct boot_scan *s, int32_t i, const uint8_t *role,
+		       const int32_t *level, uint32_t nlevels, char *buf,
+		       size_t n)
+{
+	if (is(s, i, F_DO_INITCALL_LEVEL)) {
+		if (nlevels == 8)
+			snprintf(buf, n, "initcall level %d (%s)", level[i],
+				 level_names[level[i]]);
+		else
+			snprintf(buf, n, "initcall level #%d of %u", level[i],
+				 nlevels);
+	} else if (is(s, i, F_DO_PRE_SMP_INITCALLS)) {
+		snprintf(buf, n, "early initcalls (do_pre_smp_initcalls)");
+	} else if (role[i] == 2) {
+		snprintf(buf, n, "%s, other", name_of(s, i));
+	} else {
+		snprintf(buf, n, "%s", name_of(s, i));
+	}
+}
+
+struct span {
+	double s, e;
+	int32_t node;
+};
+
+static int by_end(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->e != y->e)
+		return x->e < y->e ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/*
+ * Cut [t0, end] at the named calls: each moment goes to the latest-entered
+ * named call still running then (calls of one task nest; kernel_init's
+ * task starts after start_kernel's last call), the rest to "other".
+ */
+static void build_phases(struct boot_report *r, const struct boot_scan *s,
+			 const uint8_t *role, const int32_t *level,
+			 uint32_t nlevels)
+{
+	const struct kft_tree *t = s->t;
+	uint32_t n = 0, i, j = 0, k = 0, top = 0, other = UINT32_MAX;
+	struct span *sp = xmalloc((t->n + 1) * sizeof(*sp));
+	struct span *ends = xmalloc((t->n + 1) * sizeof(*ends));
+	int32_t *stack = xmalloc((t->n + 1) * sizeof(*stack));
+	uint32_t *phase_of = xmalloc((t->n + 1) * sizeof(*phase_of));
+	bool *closed = xcalloc(t->n + 1, sizeof(*closed));
+	double cur = r->t0;
+
+	for (i = 0; i < t->n; i++) {
+		const struct kft_node *nd = &t->nodes[i];
+		double st = nd->c.entry > r->t0 ? nd->c.entry : r->t0;
+		double e = end_of(r, nd);
+
+		phase_of[i] = UINT32_MAX;
+		if (!role[i] || e <= st)
+			continue;
+		sp[n].s = st;
+		sp[n].e = e;
+		sp[n].node = i;
+		n++;
+	}
+	memcpy(ends, sp, n * sizeof(*sp));
+	qsort(ends, n, sizeof(*ends), by_end);
+	/* sp is in log order, and so by entry. */
+	while (cur < r->end) {
+		double next = r->end;
+		uint32_t ph;
+		int32_t who;
+
+		if (j < n && sp[j].s < next)
+			next = sp[j].s;
+		if (k < n && ends[k].e < next)
+			next = ends[k].e;
+		while (top && closed[stack[top - 1]])
+			top--;
+		who = top ? stack[top - 1] : -1;
+		if (next > cur) {
+			ph = who >= 0 ? phase_of[who] : other;
+			if (ph == UINT32_MAX) {
+				grow(&r->phases, r->nphases, &r->phases_cap,
+				     sizeof(*r->phases));
+				ph = r->nphases++;
+				r->phases[ph].start = cur - r->t0;
+				r->phases[ph].time = 0;
+				if (who >= 0) {
+					phase_name(s, who, role, level, nlevels,
+						   r->phases[ph].name,
+						   sizeof(r->phases[ph].name));
+					phase_of[who] = ph;
+				} else {
+					snprintf(r->phases[ph].name,
+						 sizeof(r->phases[ph].name),
+						 "(outside the calls listed)");
+					other = ph;
+				}
+			}
+			r->phases[ph].time += next - cur;
+			cur = next;
+		}
+		while (k < n && ends[k].e <= cur)
+			closed[ends[k++].node] = true;
+		while (j < n && sp[j].s <= cur) {
+			if (!closed[sp[j].node])
+				stack[top++] = sp[j].node;
+			j++;
+		}
+		if (j == n && k == n && next >= r->end)
+			break;
+	}
+	free(sp);
+	free(ends);
+	free(stack);
+	free(phase_of);
+	free(closed);
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct boot_initcall *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The BOOT_TOP longest direct callees of node i, as "name time, ...". */
+static void top_calls(const struct kd *kd, const struct boot_scan *s,
+		      const struct boot_report *r, int32_t i, char *buf,
+		      size_t n)
+{
+	int32_t best[BOOT_TOP], c;
+	double bt[BOOT_TOP];
+	size_t len = 0;
+	int k, m = 0;
+
+	for (c = s->first[i]; c >= 0; c = s->next[c]) {
+		const struct kft_node *nd = &s->t->nodes[c];
+		double d = end_of(r, nd) - nd->c.entry;
+
+		if (!usable(nd) || nd->c.pid != s->t->nodes[i].c.pid)
+			continue;
+		for (k = m < BOOT_TOP ? m++ : BOOT_TOP; k > 0 && bt[k - 1] < d; k--) {
+			if (k < BOOT_TOP) {
+				best[k] = best[k - 1];
+				bt[k] = bt[k - 1];
+			}
+		}
+		if (k < BOOT_TOP) {
+			best[k] = c;
+			bt[k] = d;
+		}
+	}
+	buf[0] = '\0';
+	for (k = 0; k < m && len < n; k++) {
+		char v[32];
+
+		len += snprintf(buf + len, n - len, "%s%s %s", k ? ", " : "",
+				name_of(s, best[k]),
+				kd_fmt_us(kd, bt[k], v, sizeof(v)));
+	}
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Where do_one_initcall() calls the initcall: the call site most of its
+ * callees share (with initcall_debug it also calls printk(), elsewhere).
+ */
+static uint64_t initcall_site(const struct boot_scan *s)
+{
+	uint64_t *sites = xmalloc((s->t->n + 1) * sizeof(*sites)), best = 0;
+	uint32_t i, n = 0, run = 0, most = 0;
+
+	for (i = 0; i < s->t->n; i++) {
+		int32_t p = s->t->nodes[i].parent;
+
+		if (p >= 0 && is(s, p, F_DO_ONE_INITCALL) &&
+		    usable(&s->t->nodes[i]))
+			sites[n++] = s->t->nodes[i].c.site;
+	}
+	qsort(sites, n, sizeof(*sites), by_u64);
+	for (i = 0; i < n; i++) {
+		run = i && sites[i] == sites[i - 1] ? run + 1 : 1;
+		if (run > most) {
+			most = run;
+			best = sites[i];
+		}
+	}
+	free(sites);
+	return best;
+}
+
+static void build_initcalls(const struct kd *kd, struct boot_report *r,
+			    const struct boot_scan *s, const int32_t *level,
+			    uint32_t nlevels)
+{
+	const struct kft_tree *t = s->t;
+	int32_t *group = xmalloc((t->n + 1) * sizeof(*group));
+	uint64_t site;
+	uint32_t i;
+
+	/* The initcall level (or early initcalls) around each call. */
+	for (i = 0; i < t->n; i++) {
+		int32_t p = t->nodes[i].parent;
+
+		if (is(s, i, F_DO_INITCALL_LEVEL) ||
+		    is(s, i, F_DO_PRE_SMP_INITCALLS))
+			group[i] = i;
+		else
+			group[i] = p >= 0 ? group[p] : -1;
+	}
+
+	site = initcall_site(s);
+	for (i = 0; i < t->n; i++) {
+		const struct kft_node *nd = &t->nodes[i];
+		struct boot_initcall *ic;
+		int32_t fn = s->first[i], p, at;
+
+		if (!is(s, i, F_DO_ONE_INITCALL) || !usable(nd))
+			continue;
+		while (fn >= 0 && (!usable(&t->nodes[fn]) ||
+				   t->nodes[fn].c.site != site))
+			fn = s->next[fn];
+		grow(&r->calls, r->ncalls, &r->calls_cap, sizeof(*r->calls));
+		ic = &r->calls[r->ncalls++];
+		memset(ic, 0, sizeof(*ic));
+		/* Initcalls shorter than the log's mintime are not in it. */
+		snprintf(ic->name, sizeof(ic->name), "%s",
+			 fn >= 0 ? name_of(s, fn) : "(not in the log)");
+		/*
+		 * The initcall's own call, as initcall_debug times it; if it
+		 * is not in the log, do_one_initcall()'s (a bound).
+		 */
+		at = fn >= 0 ? fn : (int32_t)i;
+		ic->start = t->nodes[at].c.entry - r->t0;
+		ic->time = end_of(r, &t->nodes[at]) - t->nodes[at].c.entry;
+		ic->offcpu = s->offcpu[at];
+		ic->busy = s->busy[at];
+		if (fn >= 0)
+			top_calls(kd, s, r, fn, ic->top, sizeof(ic->top));
+		p = nd->parent >= 0 ? group[nd->parent] : -1;
+		if (p < 0)
+			snprintf(ic->level, sizeof(ic->level), "-");
+		else if (is(s, p, F_DO_PRE_SMP_INITCALLS))
+			snprintf(ic->level, sizeof(ic->level), "early");
+		else if (nlevels == 8)
+			snprintf(ic->level, sizeof(ic->level), "%d %s",
+				 level[p], level_names[level[p]]);
+		else
+			snprintf(ic->level, sizeof(ic->level), "#%d", level[p]);
+	}
+	free(group);
+	if (r->ncalls)		/* calls is NULL until the first */
+		qsort(r->calls, r->ncalls, sizeof(*r->calls), by_time);
+}
+
+/* The report of the log kd has read into t. */
+static void boot_report(struct kd *kd, const struct kft_tree *t,
+			struct boot_report *r)
+{
+	static const int containers[] = {
+		F_START_KERNEL, F_KERNEL_INIT, F_KERNEL_INIT_FREEABLE,
+		F_DO_BASIC_SETUP, F_DO_INITCALLS,
+	};
+	struct boot_scan s;
+	uint8_t *role = xcalloc(t->n + 1, 1);	/* 1 phase, 2 container */
+	int32_t *level = xcalloc(t->n + 1, sizeof(*level));
+	uint32_t i, nlevels = 0;
+	int32_t start, user, c;
+
+	memset(r, 0, sizeof(*r));
+	scan_init(&s, kd, t);
+	start = find_first(&s, F_START_KERNEL);
+	user = find_first(&s, F_TO_USERSPACE);
+	r->has_start = start >= 0;
+	r->reached = user >= 0;
+	r->t0 = start >= 0 ? t->nodes[start].c.entry :
+		t->n ? t->nodes[0].c.entry : 0;
+	if (user >= 0) {
+		r->end = t->nodes[user].c.entry;
+	} else {
+		r->end = r->t0;
+		for (i = 0; i < t->n; i++) {
+			double e = t->nodes[i].c.entry +
+				   (t->nodes[i].c.delta > 0 ? t->nodes[i].c.delta : 0);
+
+			if (e > r->end)
+				r->end = e;
+		}
+	}
+	/* The first call of each container, and every call it made. */
+	for (i = 0; i < sizeof(containers) / sizeof(*containers); i++) {
+		int32_t at = find_first(&s, containers[i]);
+
+		if (at < 0)
+			continue;
+		role[at] = 2;
+		for (c = s.first[at]; c >= 0; c = s.next[c]) {
+			if (!usable(&t->nodes[c]) ||
+			    t->nodes[c].c.pid != t->nodes[at].c.pid)
+				continue;
+			if (!role[c])
+				role[c] = 1;
+			if (is(&s, c, F_DO_INITCALL_LEVEL))
+				level[c] = nlevels++;
+		}
+	}
+	build_phases(r, &s, role, level, nlevels);
+	build_initcalls(kd, r, &s, level, nlevels);
+	scan_free(&s);
+	free(role);
+	free(level);
+}
+
+static void report_free(struct boot_report *r)
+{
+	free(r->phases);
+	free(r->calls);
+}
+
+static void print_report(const struct kd *kd, const struct boot_report *r)
+{
+	double total = r->end - r->t0;
+	char a[32], b[32], c[32], d[32];
+	uint32_t i;
+	long shown = 0;
+
+	printf("Boot: %s at %s us, ",
+	       r->has_start ? "start_kernel" : "the log's first call (no start_kernel)",
+	       kd_fmt_us(kd, r->t0, a, sizeof(a)));
+	if (r->reached)
+		printf("first user program at %s us: %s us\n",
+		       kd_fmt_us(kd, r->end, b, sizeof(b)),
+		       kd_fmt_us(kd, total, c, sizeof(c)));
+	else
+		printf("no first user program in the log (to_userspace): to its last call at %s us, %s us\n",
+		       kd_fmt_us(kd, r->end, b, sizeof(b)),
+		       kd_fmt_us(kd, total, c, sizeof(c)));
+
+	printf("\nPhases: each moment in the innermost call listed; together, the boot\n\n");
+	printf("%14s %14s %6s  %s\n", "start", "time", "%", "phase");
+	for (i = 0; i < r->nphases; i++)
+		printf("%14s %14s %6.1f  %s\n",
+		       kd_fmt_us(kd, r->phases[i].start, a, sizeof(a)),
+		       kd_fmt_us(kd, r->phases[i].time, b, sizeof(b)),
+		       total > 0 ? 100 * r->phases[i].time / total : 0,
+		       r->phases[i].name);
+	printf("%14s %14s %6.1f  %s\n", "", kd_fmt_us(kd, total, a, sizeof(a)),
+	       total > 0 ? 100.0 : 0, "total");
+
+	printf("\nInitcalls, longest first (%u in the log; shorter ones are not)\n\n",
+	       r->ncalls);
+	printf("%14s %14s %14s %14s  %-10s %s\n", "start", "time", "off CPU",
+	       "busy-wait", "level", "initcall: its longest calls");
+	for (i = 0; i < r->ncalls; i++) {
+		const struct boot_initcall *ic = &r->calls[i];
+
+		if (kd->top >= 0 && shown++ >= kd->top)
+			break;
+		if (ic->time < kd->min_total)
+			break;
+		printf("%14s %14s %14s %14s  %-10s %s%s%s\n",
+		       kd_fmt_us(kd, ic->start, a, sizeof(a)),
+		       kd_fmt_us(kd, ic->time, b, sizeof(b)),
+		       kd_fmt_us(kd, ic->offcpu, c, sizeof(c)),
+		       kd_fmt_us(kd, ic->busy, d, sizeof(d)),
+		       ic->level, ic->name, ic->top[0] ? ": " : "", ic->top);
+	}
+}
+
+/* XML text: the names come from the log. */
+static void xml(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default:
+			if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f)
+				fputc(*s, out);
+			else
+				fputc('?', out);
+		}
+	}
+}
+
+/* The report as a picture: the phases on a time axis, initcalls below. */
+static void print_svg(const struct kd *kd, const struct boot_report *r)
+{
+	const double width = 1200, left = 10, row = 18, top = 60;
+	double total = r->end - r->t0, scale = total > 0 ? (width - 2 * left) / total : 0;
+	uint32_t i, n = r->ncalls < 40 ? r->ncalls : 40;
+	double height = top + 3 * row + n * row + 20;
+	char v[32];
+
+	printf("<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	printf("<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"monospace\" font-size=\"11\">\n",
+	       width, height);
+	printf("<text x=\"%.0f\" y=\"20\" font-size=\"15\">Boot: %s us to the first user program</text>\n",
+	       left, kd_fmt_us(kd, total, v, sizeof(v)));
+	printf("<text x=\"%.0f\" y=\"40\">phases (hover for names and times); below, the %u longest initcalls</text>\n",
+	       left, n);
+	for (i = 0; i < r->nphases; i++) {
+		const struct boot_phase *p = &r->phases[i];
+
+		printf("<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"hsl(%u,60%%,65%%)\" stroke=\"white\" stroke-width=\"0.5\"><title>",
+		       left + p->start * scale, top, p->time * scale, 2 * row,
+		       (i * 47) % 360);
+		xml(stdout, p->name);
+		printf(": %s us</title></rect>\n", kd_fmt_us(kd, p->time, v, sizeof(v)));
+	}
+	/* The n longest initcalls, by start time, one row each. */
+	for (i = 0; i < n; i++) {
+		const struct boot_initcall *ic = &r->calls[i];
+		double y = top + 3 * row + i * row, x;
+
+		printf("<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"#e8a040\"><title>",
+		       left + ic->start * scale, y, ic->time * scale, row - 4);
+		xml(stdout, ic->name);
+		printf(": %s us</title></rect>\n", kd_fmt_us(kd, ic->time, v, sizeof(v)));
+		x = left + (ic->start + ic->time) * scale + 4;
+		printf("<text x=\"%.2f\" y=\"%.0f\">", x < width - 300 ? x : width - 300,
+		       y + row - 7);
+		xml(stdout, ic->name);
+		printf(" %s us</text>\n", kd_fmt_us(kd, ic->time, v, sizeof(v)));
+	}
+	printf("</svg>\n");
+}
+
+/* kd --boot [--svg] LOG */
+void kd_boot(struct kd *kd, const struct kft_tree *t)
+{
+	struct boot_report r;
+
+	boot_report(kd, t, &r);
+	if (kd->output == 's')
+		print_svg(kd, &r);
+	else
+		print_report(kd, &r);
+	report_free(&r);
+}
+
+struct boot_change {
+	const char *name;
+	double a, b;		/* NAN: not in that boot */
+};
+
+static int by_change(const void *x, const void *y)
+{
+	const struct boot_change *a = x, *b = y;
+	double ca = fabs((isnan(a->b) ? 0 : a->b) - (isnan(a->a) ? 0 : a->a));
+	double cb = fabs((isnan(b->b) ? 0 : b->b) - (isnan(b->a) ? 0 : b->a));
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Rows of two lists matched by name (a name repeated: the sum). */
+static uint32_t match(struct boot_change *rows, const char *const *na,
+		      const double *va, uint32_t n_a, const char *const *nb,
+		      const double *vb, uint32_t n_b)
+{
+	struct kft_names ids = { 0 };
+	uint32_t i, j, n = 0;
+
+	for (i = 0; i < n_a + n_b; i++) {
+		const char *name = i < n_a ? na[i] : nb[i - n_a];
+		double v = i < n_a ? va[i] : vb[i - n_a];
+
+		j = kft_name_id(&ids, name, strlen(name));
+		if (j == n) {
+			rows[n].name = name;
+			rows[n].a = rows[n].b = NAN;
+			n++;
+		}
+		if (i < n_a)
+			rows[j].a = isnan(rows[j].a) ? v : rows[j].a + v;
+		else
+			rows[j].b = isnan(rows[j].b) ? v : rows[j].b + v;
+	}
+	kft_names_free(&ids);
+	qsort(rows, n, sizeof(*rows), by_change);
+	return n;
+}
+
+static void print_changes(const struct kd *kd, const char *what,
+			  struct boot_change *rows, uint32_t n)
+{
+	char a[32], b[32], c[32];
+	uint32_t i;
+	long shown = 0;
+
+	printf("\n%-44s %14s %14s %14s\n", what, "old", "new", "change");
+	for (i = 0; i < n; i++) {
+		double va = isnan(rows[i].a) ? 0 : rows[i].a;
+		double vb = isnan(rows[i].b) ? 0 : rows[i].b;
+
+		if (kd->top >= 0 && shown++ >= kd->top)
+			break;
+		printf("%-44s %14s %14s %14s\n", rows[i].name,
+		       isnan(rows[i].a) ? "-" : kd_fmt_us(kd, va, a, sizeof(a)),
+		       isnan(rows[i].b) ? "-" : kd_fmt_us(kd, vb, b, sizeof(b)),
+		       kd_fmt_change(kd, vb - va, c, sizeof(c)));
+	}
+}
+
+/* kd --boot --diff OLD NEW: which phase, which initcall got slower. */
+int kd_boot_diff(struct kd *kd, const char *old, const char *new,
+		 struct kft_symtab *st)
+{
+	struct kd a = *kd, b = *kd;
+	struct kft_tree ta, tb;
+	struct boot_report ra, rb;
+	const char **na, **nb;
+	double *va, *vb;
+	struct boot_change *rows;
+	char x[32], y[32], z[32];
+	uint32_t i, n, m;
+	int ret;
+
+	memset(&a.names, 0, sizeof(a.names));
+	memset(&b.names, 0, sizeof(b.names));
+	a.fs = b.fs = NULL;
+	a.nfs = b.nfs = 0;
+	ret = kd_analyse(&a, old, st, &ta);
+	if (!ret)
+		ret = kd_analyse(&b, new, st, &tb);
+	else
+		kft_tree_init(&tb, NULL, NULL);
+	kd->skipped = a.skipped + b.skipped;
+	kd->fractions = a.fractions || b.fractions;
+	if (ret)
+		goto out;
+	boot_report(&a, &ta, &ra);
+	boot_report(&b, &tb, &rb);
+	printf("Boot time: %s us -> %s us (%s us)\n",
+	       kd_fmt_us(kd, ra.end - ra.t0, x, sizeof(x)),
+	       kd_fmt_us(kd, rb.end - rb.t0, y, sizeof(y)),
+	       kd_fmt_change(kd, (rb.end - rb.t0) - (ra.end - ra.t0), z, sizeof(z)));
+
+	m = ra.nphases > ra.ncalls ? ra.nphases : ra.ncalls;
+	m = m > rb.nphases ? m : rb.nphases;
+	m = m > rb.ncalls ? m : rb.ncalls;
+	na = xmalloc((m + 1) * sizeof(*na));
+	nb = xmalloc((m + 1) * sizeof(*nb));
+	va = xmalloc((m + 1) * sizeof(*va));
+	vb = xmalloc((m + 1) * sizeof(*vb));
+	rows = xmalloc((2 * m + 1) * sizeof(*rows));
+	for (i = 0; i < ra.nphases; i++)
+		na[i] = ra.phases[i].name, va[i] = ra.phases[i].time;
+	for (i = 0; i < rb.nphases; i++)
+		nb[i] = rb.phases[i].name, vb[i] = rb.phases[i].time;
+	n = match(rows, na, va, ra.nphases, nb, vb, rb.nphases);
+	print_changes(kd, "phase", rows, n);
+	for (i = 0; i < ra.ncalls; i++)
+		na[i] = ra.calls[i].name, va[i] = ra.calls[i].time;
+	for (i = 0; i < rb.ncalls; i++)
+		nb[i] = rb.calls[i].name, vb[i] = rb.calls[i].time;
+	n = match(rows, na, va, ra.ncalls, nb, vb, rb.ncalls);
+	print_changes(kd, "initcall", rows, n);
+	free(na);
+	free(nb);
+	free(va);
+	free(vb);
+	free(rows);
+	report_free(&ra);
+	report_free(&rb);
+out:
+	kft_tree_free(&ta);
+	kft_tree_free(&tb);
+	kd_free(&a);
+	kd_free(&b);
+	return ret;
+}

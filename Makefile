@@ -29,7 +29,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
-	demo bench bench-tools fuzz defconfig-builds clean help
+	demo bench bench-tools bench-hooks fuzz defconfig-builds clean help
 
 all: tools
 
@@ -42,6 +42,7 @@ help:
 	@echo "make patch             write $(BUILD)/kft-linux-$(KVER).patch (apply with patch -p1)"
 	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
 	@echo "make bench-tools       the host tools alone, on logs of every shape"
+	@echo "make bench-hooks       the hooks' instructions per call, per path (callgrind)"
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
@@ -190,6 +191,14 @@ bench: deps tools
 
 bench-tools: tools $(BUILD)/genlog
 	@BUILD=$(BUILD) BENCH_ONLY=tools bench/run.sh
+
+# The hooks' instructions per call, per path, on the host (callgrind).
+HOOKS_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g $(ENGINE_CFLAGS)
+$(BUILD)/hooks-%: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
+	@mkdir -p $(@D)
+	$(CC) -$* $(HOOKS_CFLAGS) -o $@ bench/hooks.c $(ENGINE_SRC)
+bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
+	@BUILD=$(BUILD) bench/hooks.sh
 
 defconfig-builds: deps
 	tests/lib/kbuild.sh kft gcc defconfig

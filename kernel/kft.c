@@ -355,8 +355,9 @@ static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 }
 
 /*
- * Primed: does this call fire the start trigger?  True if it started the
- * run and its call is to be logged from here on, with *flags in its frame.
+ * Primed, and this call may fire the start trigger (its function, or a
+ * start time).  True if it started the run and its call is to be logged
+ * from here on, with *flags in its frame.
  */
 static noinline notrace bool kft_primed(struct kft_run *run, unsigned long fn,
 					unsigned long site, u64 now,
@@ -371,33 +372,22 @@ static noinline notrace bool kft_primed(struct kft_run *run, unsigned long fn,
 			return false;
 		kft_start(run, KFT_BY_TIME, 0, now);
 		*flags = 0;
-	} else if (fn != start->fn.addr) {
-		return false;
-	} else if (entry && start->kind == KFT_TRIGGER_ENTRY) {
+	} else if (entry) {
 		kft_start(run, KFT_BY_ENTRY, fn, now);
 		/* Its call is logged, whatever the filters say of it. */
 		*flags = KFT_FRAME_TRIGGER;
-	} else if (!entry && start->kind == KFT_TRIGGER_EXIT) {
+	} else {
 		kft_start(run, KFT_BY_EXIT, fn, now);
 		/* The start event is logged, as a call of no length. */
 		kft_log_event(run, fn, site, 0, now);
-		return false;
-	} else {
 		return false;
 	}
 	return entry && READ_ONCE(kft_state) == KFT_TRIGGERED;
 }
 
-static __always_inline void kft_enter(struct kft_run *run, int state,
-				      unsigned long fn, unsigned long site,
-				      u64 now)
+static __always_inline void kft_enter(struct kft_run *run, unsigned long fn,
+				      unsigned long site, u64 now, u64 flags)
 {
-	u64 flags = 0;
-
-	if (unlikely(state != KFT_TRIGGERED) &&
-	    (state != KFT_PRIMED ||
-	     !kft_primed(run, fn, site, now, true, &flags)))
-		return;
 	if (unlikely(now >= READ_ONCE(run->stop_at))) {
 		kft_stop(run, KFT_BY_TIME, 0, now);
 		return;
@@ -411,22 +401,15 @@ static __always_inline void kft_enter(struct kft_run *run, int state,
 	kft_push(run, fn, site, now, flags);
 }
 
-static __always_inline void kft_exit(struct kft_run *run, int state,
-				     unsigned long fn, unsigned long site,
+static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 				     u64 now)
 {
 	u8 slow = READ_ONCE(run->slow);
 	bool stop_here, keep;
 	u64 entry, len;
 	s32 site_off;
-	u64 flags;
 	int why;
 
-	if (unlikely(state != KFT_TRIGGERED)) {
-		if (state == KFT_PRIMED)
-			kft_primed(run, fn, site, now, false, &flags);
-		return;
-	}
 	if (unlikely(slow & KFT_SLOW_LIMITS))
 		kft_limits_set(run);	/* boot run, early */
 	if (unlikely(now >= READ_ONCE(run->stop_at))) {
@@ -445,8 +428,8 @@ static __always_inline void kft_exit(struct kft_run *run, int state,
 		}
 		if (keep || stop_here || (entry & KFT_FRAME_TRIGGER))
 			kft_log_call(run, entry, kft_off(fn), site_off,
-				   kft_frame_pid(entry), kft_delta_encode(len),
-				   now, raw_smp_processor_id());
+				     kft_frame_pid(entry), kft_delta_encode(len),
+				     now, raw_smp_processor_id());
 		else
 			kft_count(why);
 	}
@@ -454,11 +437,12 @@ static __always_inline void kft_exit(struct kft_run *run, int state,
 		kft_stop(run, KFT_BY_EXIT, fn, now);
 }
 
-static __always_inline void kft_hook(void *fn, void *site, bool entry)
+static __always_inline void kft_hook(unsigned long fn, unsigned long site,
+				     bool entry)
 {
 	struct kft_run *run;
+	u64 now, flags = 0;
 	int state;
-	u64 now;
 
 	/*
 	 * Stay on this CPU; interrupts and NMIs may nest in a hook (they
@@ -470,15 +454,24 @@ static __always_inline void kft_hook(void *fn, void *site, bool entry)
 	this_cpu_inc(kft_cpu.busy);
 	run = READ_ONCE(kft_run);
 	state = READ_ONCE(kft_state);
-	if (likely(run) && kft_state_armed(state)) {
+	if (unlikely(!run || state != KFT_TRIGGERED)) {
+		/* Primed: only a call that may start the run reads the clock. */
+		if (!run || state != KFT_PRIMED ||
+		    likely(fn != (entry ? run->start_entry_fn :
+					  run->start_exit_fn) &&
+			   READ_ONCE(run->start_at) == U64_MAX))
+			goto out;
 		now = kft_clock();
-		if (entry)
-			kft_enter(run, state, kft_arch_code_addr(fn),
-				  kft_arch_code_addr(site), now);
-		else
-			kft_exit(run, state, kft_arch_code_addr(fn),
-				 kft_arch_code_addr(site), now);
+		if (!kft_primed(run, fn, site, now, entry, &flags))
+			goto out;
+	} else {
+		now = kft_clock();
 	}
+	if (entry)
+		kft_enter(run, fn, site, now, flags);
+	else
+		kft_exit(run, fn, now);
+out:
 	this_cpu_dec(kft_cpu.busy);
 	preempt_enable_notrace();
 }
@@ -487,7 +480,7 @@ void notrace __cyg_profile_func_enter(void *fn, void *site)
 {
 	if (likely(!kft_state_armed(READ_ONCE(kft_state))))
 		return;
-	kft_hook(fn, site, true);
+	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), true);
 }
 EXPORT_SYMBOL(__cyg_profile_func_enter);
 
@@ -495,7 +488,7 @@ void notrace __cyg_profile_func_exit(void *fn, void *site)
 {
 	if (likely(!kft_state_armed(READ_ONCE(kft_state))))
 		return;
-	kft_hook(fn, site, false);
+	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), false);
 }
 EXPORT_SYMBOL(__cyg_profile_func_exit);
 

@@ -117,6 +117,8 @@ void notrace kft_limits_set(struct kft_run *run)
 				kft_ns_to_cycles(cfg->start.time_ns, lo);
 		run->stop_after = kft_ns_to_cycles(cfg->stop.time_ns, hi);
 	}
+	if (cfg->start.kind != KFT_TRIGGER_TIME)
+		run->start_at = U64_MAX;	/* the hooks' test: never */
 	if (run->start_reason)
 		kft_limits_started(run, run->start_ns);
 	WRITE_ONCE(run->slow, slow);

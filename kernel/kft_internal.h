@@ -126,6 +126,9 @@ struct kft_run {
 	u64 min_len;			/* filter mintime */
 	u64 max_len;			/* filter maxtime; U64_MAX: none */
 	u64 stop_at;			/* trigger stop time: clock value */
+	u64 start_at;			/* trigger start time: clock; U64_MAX */
+	unsigned long start_entry_fn;	/* trigger start entry: fn, or 0 */
+	unsigned long start_exit_fn;	/* trigger start exit: fn, or 0 */
 	unsigned long stop_entry_fn;	/* trigger stop entry: fn, or 0 */
 	unsigned long stop_exit_fn;	/* trigger stop exit: fn, or 0 */
 	unsigned long *funcs;		/* funclist, sorted */
@@ -141,7 +144,6 @@ struct kft_run {
 	const char *origin;		/* boot run: where its config came from */
 
 	bool clock_raw;
-	u64 start_at;			/* trigger start time: clock value */
 	u64 stop_after;			/* trigger stop time: since start */
 
 	u64 base_ns;			/* first start; entry times count from it */

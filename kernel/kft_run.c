@@ -121,6 +121,10 @@ void kft_run_init(struct kft_run *run, unsigned long *funcs)
 		run->slow |= KFT_SLOW_FILTERS;
 	if (run->cfg.watch != KFT_WATCH_NONE)
 		run->slow |= KFT_SLOW_WATCH;
+	if (run->cfg.start.kind == KFT_TRIGGER_ENTRY)
+		run->start_entry_fn = run->cfg.start.fn.addr;
+	if (run->cfg.start.kind == KFT_TRIGGER_EXIT)
+		run->start_exit_fn = run->cfg.start.fn.addr;
 	if (run->cfg.stop.kind == KFT_TRIGGER_ENTRY)
 		run->stop_entry_fn = run->cfg.stop.fn.addr;
 	if (run->cfg.stop.kind == KFT_TRIGGER_EXIT)

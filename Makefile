@@ -168,7 +168,7 @@ patch:
 # --- tests ------------------------------------------------------------------
 
 UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(FUZZERS) $(BUILD)/asan/mkkftrun \
-	$(BUILD)/asan/kftsites $(BUILD)/genlog
+	$(BUILD)/asan/kftsites $(BUILD)/genlog $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
 
 check-unit: tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh unit
@@ -186,7 +186,7 @@ KFT_ARCH_OF = $(or $(if $(filter arm64 aarch64,$(ARCH)),arm64),$(if $(filter ris
 demo: deps tools
 	@BUILD=$(BUILD) KFT_ARCH=$(KFT_ARCH_OF) tests/demo.sh
 
-bench: deps tools
+bench: deps tools $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
 	@BUILD=$(BUILD) bench/run.sh
 
 bench-tools: tools $(BUILD)/genlog

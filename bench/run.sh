@@ -93,6 +93,12 @@ done
 		echo
 	done
 	awk -f bench/report.awk "$out/raw-tools.txt"
+	if [ -z "${BENCH_ONLY:-}" ] && command -v valgrind >/dev/null; then
+		echo
+		echo "## The hooks on the host: instructions per call, by path (make bench-hooks)"
+		echo
+		BUILD=$BUILD bench/hooks.sh
+	fi
 } > "$out/results.md"
 cat "$out/results.md"
 kft_log "bench done in $((SECONDS - t0)) s; table in $out/results.md, raw data in $out/raw-*.txt"

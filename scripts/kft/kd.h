@@ -90,7 +90,12 @@ void kd_stream_close(struct kd *kd, struct kft_tree *t, int32_t i);
 void kd_stream_flush(struct kd *kd, struct kft_tree *t);
 void kd_stream_end(struct kd *kd, struct kft_tree *t);
 
-/* kd_diff.c: --diff OLD NEW. */
+/* kd_diff.c: --diff OLD NEW; reading two logs for it and --boot --diff. */
+int kd_analyse_pair(struct kd *kd, const char *old, const char *new,
+		    struct kft_symtab *st, struct kd *a, struct kd *b,
+		    struct kft_tree *ta, struct kft_tree *tb);
+void kd_pair_free(struct kd *a, struct kd *b, struct kft_tree *ta,
+		  struct kft_tree *tb);
 int kd_diff(struct kd *kd, const char *old, const char *new,
 	    struct kft_symtab *st);
 

@@ -726,7 +726,7 @@ static void print_changes(const struct kd *kd, const char *what,
 int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		 struct kft_symtab *st)
 {
-	struct kd a = *kd, b = *kd;
+	struct kd a, b;
 	struct kft_tree ta, tb;
 	struct boot_report ra, rb;
 	const char **na, **nb;
@@ -736,17 +736,7 @@ int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 	uint32_t i, n, m;
 	int ret;
 
-	memset(&a.names, 0, sizeof(a.names));
-	memset(&b.names, 0, sizeof(b.names));
-	a.fs = b.fs = NULL;
-	a.nfs = b.nfs = 0;
-	ret = kd_analyse(&a, old, st, &ta);
-	if (!ret)
-		ret = kd_analyse(&b, new, st, &tb);
-	else
-		kft_tree_init(&tb, NULL, NULL);
-	kd->skipped = a.skipped + b.skipped;
-	kd->fractions = a.fractions || b.fractions;
+	ret = kd_analyse_pair(kd, old, new, st, &a, &b, &ta, &tb);
 	if (ret)
 		goto out;
 	boot_report(&a, &ta, &ra);
@@ -784,9 +774,6 @@ int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 	report_free(&ra);
 	report_free(&rb);
 out:
-	kft_tree_free(&ta);
-	kft_tree_free(&tb);
-	kd_free(&a);
-	kd_free(&b);
+	kd_pair_free(&a, &b, &ta, &tb);
 	return ret;
 }

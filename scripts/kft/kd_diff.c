@@ -34,11 +34,47 @@ static double avg_of(const struct fstat *f)
 	return f && f->count ? f->total / f->count : 0;
 }
 
+/*
+ * Read OLD into a and ta, NEW into b and tb, each with names of its own;
+ * kd learns their malformed lines and decimals.  Free with kd_pair_free(),
+ * whatever this returns.
+ */
+int kd_analyse_pair(struct kd *kd, const char *old, const char *new,
+		    struct kft_symtab *st, struct kd *a, struct kd *b,
+		    struct kft_tree *ta, struct kft_tree *tb)
+{
+	int ret;
+
+	*a = *kd;
+	*b = *kd;
+	memset(&a->names, 0, sizeof(a->names));
+	memset(&b->names, 0, sizeof(b->names));
+	a->fs = b->fs = NULL;
+	a->nfs = b->nfs = 0;
+	ret = kd_analyse(a, old, st, ta);
+	if (!ret)
+		ret = kd_analyse(b, new, st, tb);
+	else
+		kft_tree_init(tb, NULL, NULL);
+	kd->skipped = a->skipped + b->skipped;
+	kd->fractions = a->fractions || b->fractions;
+	return ret;
+}
+
+void kd_pair_free(struct kd *a, struct kd *b, struct kft_tree *ta,
+		  struct kft_tree *tb)
+{
+	kft_tree_free(ta);
+	kft_tree_free(tb);
+	kd_free(a);
+	kd_free(b);
+}
+
 /* --diff OLD NEW: per function, what changed, largest change in time first. */
 int kd_diff(struct kd *kd, const char *old, const char *new,
 		struct kft_symtab *st)
 {
-	struct kd a = *kd, b = *kd;
+	struct kd a, b;
 	struct kft_tree ta, tb;
 	struct diff_row *rows;
 	uint32_t i, n = 0, na;
@@ -46,19 +82,9 @@ int kd_diff(struct kd *kd, const char *old, const char *new,
 	char v[6][48];
 	int ret;
 
-	memset(&a.names, 0, sizeof(a.names));
-	memset(&b.names, 0, sizeof(b.names));
-	a.fs = b.fs = NULL;
-	a.nfs = b.nfs = 0;
-	ret = kd_analyse(&a, old, st, &ta);
-	if (!ret)
-		ret = kd_analyse(&b, new, st, &tb);
-	else
-		kft_tree_init(&tb, NULL, NULL);
-	kd->skipped = a.skipped + b.skipped;
+	ret = kd_analyse_pair(kd, old, new, st, &a, &b, &ta, &tb);
 	if (ret)
 		goto out;
-	kd->fractions = a.fractions || b.fractions;
 	rows = xcalloc(a.names.n + b.names.n + 1, sizeof(*rows));
 	for (i = 0; i < a.names.n; i++) {
 		const struct fstat *fa = i < a.nfs ? &a.fs[i] : NULL;
@@ -106,9 +132,6 @@ int kd_diff(struct kd *kd, const char *old, const char *new,
 	}
 	free(rows);
 out:
-	kft_tree_free(&ta);
-	kft_tree_free(&tb);
-	kd_free(&a);
-	kd_free(&b);
+	kd_pair_free(&a, &b, &ta, &tb);
 	return ret;
 }

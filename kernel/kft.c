@@ -182,7 +182,13 @@ void notrace kft_start(struct kft_run *run, enum kft_reason why,
 	run->start_fn = fn;
 	kft_limits_started(run, now);
 	/* Frames of an earlier repeat must not pair with this one's exits. */
-	WRITE_ONCE(run->gen, run->gen + 1);
+	WRITE_ONCE(run->gen, (run->gen + 1) & KFT_GEN_MASK);
+	/* filter children: the task starting the run is the first in scope. */
+	if (run->cfg.children) {
+		current->kft.owner = current;
+		current->kft.depth = 0;
+		WRITE_ONCE(current->kft.gen, run->gen | KFT_GEN_MEMBER);
+	}
 	/* The time base is set before any hook can see the run logging. */
 	kft_state_move(KFT_STARTING, KFT_TRIGGERED);
 }
@@ -203,17 +209,65 @@ void notrace kft_stop(struct kft_run *run, enum kft_reason why,
 		kft_sites_disarmed();
 }
 
+/*
+ * The task's shadow stack for this run.  One that is stale - an older
+ * run's, or a copy fork made of the parent's - starts empty; a copy of a
+ * parent in the run's scope (filter children) is in it too.
+ */
 static __always_inline struct kft_task *kft_task_stack(struct kft_run *run)
 {
 	struct kft_task *ks = &current->kft;
 	u32 gen = READ_ONCE(run->gen);
 
-	if (unlikely(ks->owner != current || ks->gen != gen)) {
+	if (unlikely(ks->owner != current ||
+		     (ks->gen & KFT_GEN_MASK) != gen)) {
+		if ((ks->gen & KFT_GEN_MASK) == gen)
+			gen |= ks->gen & KFT_GEN_MEMBER;
 		ks->owner = current;
 		ks->gen = gen;
 		ks->depth = 0;
 	}
 	return ks;
+}
+
+/* current->comm is name: compared here, for string.h's is instrumented. */
+static __always_inline bool kft_comm_is(const char *comm, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < KFT_COMM_LEN; i++) {
+		if (comm[i] != name[i])
+			return false;
+		if (!name[i])
+			return true;
+	}
+	return true;
+}
+
+/* Is the task out of the run's scope?  The filter that says so, or -1. */
+static noinline notrace int kft_out_of_scope(const struct kft_run *run,
+					     const struct kft_task *ks)
+{
+	const struct kft_config *cfg = &run->cfg;
+
+	if (cfg->pid_set && current->pid != (pid_t)cfg->pid)
+		return KFT_CNT_FILTER_PID;
+	if (cfg->comm[0] && !kft_comm_is(current->comm, cfg->comm))
+		return KFT_CNT_FILTER_COMM;
+	if (cfg->children && !(ks->gen & KFT_GEN_MEMBER))
+		return KFT_CNT_FILTER_CHILDREN;
+	return -1;
+}
+
+static notrace bool kft_notunder_has(const struct kft_run *run,
+				     unsigned long fn)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->cfg.nnotunder; i++)
+		if (run->cfg.notunder[i].addr == fn)
+			return true;
+	return false;
 }
 
 static notrace bool kft_funclist_has(const struct kft_run *run,
@@ -234,12 +288,20 @@ static notrace bool kft_funclist_has(const struct kft_run *run,
 	return false;
 }
 
-/* Which filter, if any, drops a finished call of len clock units. */
+/*
+ * Which filter, if any, drops a finished call of len clock units, entered
+ * (entry_ns) at depth at of its task's stack.
+ */
 static notrace int kft_filtered(const struct kft_run *run, unsigned long fn,
-				bool irq, u64 len)
+				u64 entry, u32 at, u64 len)
 {
 	const struct kft_config *cfg = &run->cfg;
+	bool irq = entry & KFT_FRAME_IRQ;
 
+	if (entry & KFT_FRAME_HIDE)
+		return KFT_CNT_FILTER_NOTUNDER;
+	if (cfg->depth_set && at > cfg->depth)
+		return KFT_CNT_FILTER_DEPTH;
 	if (cfg->noints && irq)
 		return KFT_CNT_FILTER_NOINTS;
 	if (cfg->onlyints && !irq)
@@ -284,6 +346,31 @@ static noinline notrace void kft_watch_stack(struct kft_run *run,
 	kft_log_event(run, fn, site, KFT_DELTA_STACK, now);
 }
 
+/*
+ * What only some runs do on entry: scope, notunder, stack watch.  The
+ * flags for the call's frame, or U64_MAX not to push one.
+ */
+static noinline notrace u64 kft_push_slow(struct kft_run *run,
+					  struct kft_task *ks,
+					  unsigned long fn, unsigned long site,
+					  u64 now, u64 flags)
+{
+	u8 slow = READ_ONCE(run->slow);
+	u32 d = ks->depth;
+
+	if ((slow & KFT_SLOW_SCOPE) && kft_out_of_scope(run, ks) >= 0)
+		return U64_MAX;
+	if (slow & KFT_SLOW_WATCH)
+		kft_watch_stack(run, ks, fn, site, now);
+	/* Under a notunder function: a notunder call, or its caller's is. */
+	if ((slow & KFT_SLOW_NOTUNDER) &&
+	    (kft_notunder_has(run, fn) ||
+	     (d && d <= CONFIG_KFT_STACK_DEPTH &&
+	      (ks->frames[d - 1].entry_ns & KFT_FRAME_HIDE))))
+		flags |= KFT_FRAME_HIDE;
+	return flags;
+}
+
 /* Push a frame for fn's call on the task's shadow stack. */
 static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 				     unsigned long site, u64 now, u64 flags)
@@ -292,8 +379,12 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 	struct kft_frame *f;
 	u32 d;
 
-	if (unlikely(READ_ONCE(run->slow) & KFT_SLOW_WATCH))
-		kft_watch_stack(run, ks, fn, site, now);
+	if (unlikely(READ_ONCE(run->slow) &
+		     (KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER))) {
+		flags = kft_push_slow(run, ks, fn, site, now, flags);
+		if (flags == U64_MAX)
+			return;
+	}
 	/* Claim the slot first: an interrupt here stacks above it. */
 	d = ks->depth;
 	ks->depth = d + 1;
@@ -313,7 +404,7 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
  * a frame's exit went missing, the frames above fn's are dropped with it.
  */
 static noinline notrace bool kft_pop_deep(struct kft_task *ks, s32 off,
-					  u64 *entry, s32 *site)
+					  u64 *entry, s32 *site, u32 *at)
 {
 	u32 d;
 
@@ -331,6 +422,7 @@ static noinline notrace bool kft_pop_deep(struct kft_task *ks, s32 off,
 			*site = ks->frames[d - 1].site;
 			barrier();	/* read before an interrupt may reuse it */
 			ks->depth = d - 1;
+			*at = d - 1;
 			return true;
 		}
 	}
@@ -338,19 +430,23 @@ static noinline notrace bool kft_pop_deep(struct kft_task *ks, s32 off,
 	return false;
 }
 
-/* Pop fn's frame: its entry and call site; false if the run never saw it. */
+/*
+ * Pop fn's frame: its entry, call site and depth in the stack; false if the
+ * run never saw it.
+ */
 static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
-				    s32 *site)
+				    s32 *site, u32 *at)
 {
 	u32 top = ks->depth - 1;	/* wraps if the stack is empty */
 
 	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH ||
 		     ks->frames[top].fn != off))
-		return kft_pop_deep(ks, off, entry, site);
+		return kft_pop_deep(ks, off, entry, site, at);
 	*entry = ks->frames[top].entry_ns;
 	*site = ks->frames[top].site;
 	barrier();		/* read before an interrupt may reuse it */
 	ks->depth = top;
+	*at = top;
 	return true;
 }
 
@@ -406,8 +502,10 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 {
 	u8 slow = READ_ONCE(run->slow);
 	bool stop_here, keep;
+	struct kft_task *ks;
 	u64 entry, len;
 	s32 site_off;
+	u32 at;
 	int why;
 
 	if (unlikely(slow & KFT_SLOW_LIMITS))
@@ -417,13 +515,22 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 		return;
 	}
 	stop_here = fn == run->stop_exit_fn;
-	if (kft_pop(kft_task_stack(run), kft_off(fn), &entry, &site_off)) {
+	ks = kft_task_stack(run);
+	/* Out of scope: its entry pushed nothing. */
+	if (unlikely(slow & KFT_SLOW_SCOPE)) {
+		why = kft_out_of_scope(run, ks);
+		if (why >= 0) {
+			kft_count(why);
+			goto out;
+		}
+	}
+	if (kft_pop(ks, kft_off(fn), &entry, &site_off, &at)) {
 		len = now - (entry & KFT_FRAME_NS);
 		if (likely(!(slow & KFT_SLOW_FILTERS))) {
 			keep = len >= run->min_len && len <= run->max_len;
 			why = KFT_CNT_FILTER_TIME;
 		} else {
-			why = kft_filtered(run, fn, entry & KFT_FRAME_IRQ, len);
+			why = kft_filtered(run, fn, entry, at, len);
 			keep = why < 0;
 		}
 		if (keep || stop_here || (entry & KFT_FRAME_TRIGGER))
@@ -433,6 +540,7 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 		else
 			kft_count(why);
 	}
+out:
 	if (unlikely(stop_here))
 		kft_stop(run, KFT_BY_EXIT, fn, now);
 }
@@ -500,7 +608,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 	if (!t)
 		return;
 	ks = &t->kft;
-	if (ks->owner != t || ks->gen != run->gen)
+	if (ks->owner != t || (ks->gen & KFT_GEN_MASK) != run->gen)
 		return;
 	n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
 	for (d = 0; d < n; d++) {
@@ -510,7 +618,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 		int why;
 
 		/* Its length is unknown: mintime cannot judge it, the rest can. */
-		why = kft_filtered(run, kft_addr(f->fn), irq, so_far);
+		why = kft_filtered(run, kft_addr(f->fn), f->entry_ns, d, so_far);
 		if (why >= 0 && !(why == KFT_CNT_FILTER_TIME &&
 				  so_far < run->min_len)) {
 			kft_count(why);

@@ -14,6 +14,8 @@
  *	filter mintime|maxtime <time>
  *	filter noints | filter onlyints
  *	filter funclist <fn> ... [fend]
+ *	filter pid <n> | filter comm <name> | filter children
+ *	filter depth <n> | filter notunder <fn>
  *	logentries <n> | autorepeat
  *	watch stack|worst-stack <bytes>
  * <fn> is a hex address (0x...) or a name; <time> is a decimal number of
@@ -369,6 +371,81 @@ static int kft_parse_funclist(struct kft_lexer *lx, struct kft_token *kw,
 	return 0;
 }
 
+/* filter pid <n>, filter depth <n>: once each. */
+static int kft_parse_number_filter(struct kft_lexer *lx,
+				   struct kft_token *what,
+				   struct kft_config *cfg,
+				   struct kft_config_error *err)
+{
+	bool pid = kft_tok_is(what, "pid");
+	bool *set = pid ? &cfg->pid_set : &cfg->depth_set;
+	unsigned int *val = pid ? &cfg->pid : &cfg->depth;
+	u64 max = pid ? KFT_MAX_PID : KFT_MAX_DEPTH;
+	u64 n;
+	int ret;
+
+	if (*set)
+		return kft_fail(err, what->line, what,
+				pid ? "pid given twice" : "depth given twice");
+	ret = kft_expect_count(lx, what, &n, err);
+	if (ret)
+		return ret;
+	if (n > max)
+		return kft_fail(err, what->line, what,
+				pid ? "pid must be 0..4194304" :
+				      "depth must be 0..65535");
+	*val = n;
+	*set = true;
+	return 0;
+}
+
+/* filter comm <name>: a task name as the kernel keeps it, 15 characters. */
+static int kft_parse_comm(struct kft_lexer *lx, struct kft_token *what,
+			  struct kft_config *cfg,
+			  struct kft_config_error *err)
+{
+	struct kft_token tok;
+	size_t i;
+
+	if (cfg->comm[0])
+		return kft_fail(err, what->line, what, "comm given twice");
+	if (!kft_next(lx, &tok))
+		return kft_fail(err, what->line, what, "missing task name");
+	if (!kft_tok_str(&tok, cfg->comm, sizeof(cfg->comm))) {
+		cfg->comm[0] = '\0';
+		return kft_fail(err, tok.line, &tok,
+				"task name longer than 15 characters");
+	}
+	for (i = 0; i < tok.len; i++) {
+		if (cfg->comm[i] < 0x21 || cfg->comm[i] > 0x7e) {
+			cfg->comm[0] = '\0';
+			return kft_fail(err, tok.line, &tok,
+					"task name with a byte that is not printable");
+		}
+	}
+	return 0;
+}
+
+static int kft_parse_notunder(struct kft_lexer *lx, struct kft_token *what,
+			      struct kft_config *cfg,
+			      struct kft_config_error *err)
+{
+	struct kft_token tok;
+	int ret;
+
+	if (!kft_peek(lx, &tok) || kft_is_keyword(&tok))
+		return kft_fail(err, what->line, what, "missing function");
+	kft_next(lx, &tok);
+	if (cfg->nnotunder >= KFT_MAX_NOTUNDER)
+		return kft_fail(err, tok.line, &tok,
+				"more than 8 notunder functions");
+	ret = kft_parse_fref(&tok, &cfg->notunder[cfg->nnotunder], cfg, err);
+	if (ret)
+		return ret;
+	cfg->nnotunder++;
+	return 0;
+}
+
 static int kft_parse_filter(struct kft_lexer *lx, struct kft_token *kw,
 			    struct kft_config *cfg,
 			    struct kft_config_error *err)
@@ -391,8 +468,18 @@ static int kft_parse_filter(struct kft_lexer *lx, struct kft_token *kw,
 	}
 	if (kft_tok_is(&what, "funclist"))
 		return kft_parse_funclist(lx, &what, cfg, err);
+	if (kft_tok_is(&what, "children")) {
+		cfg->children = true;
+		return 0;
+	}
+	if (kft_tok_is(&what, "pid") || kft_tok_is(&what, "depth"))
+		return kft_parse_number_filter(lx, &what, cfg, err);
+	if (kft_tok_is(&what, "comm"))
+		return kft_parse_comm(lx, &what, cfg, err);
+	if (kft_tok_is(&what, "notunder"))
+		return kft_parse_notunder(lx, &what, cfg, err);
 	return kft_fail(err, what.line, &what,
-			"expected mintime, maxtime, noints, onlyints or funclist");
+			"expected mintime, maxtime, noints, onlyints, funclist, pid, comm, children, depth or notunder");
 }
 
 static int kft_parse_watch(struct kft_lexer *lx, struct kft_token *kw,
@@ -481,6 +568,8 @@ void kft_config_free(struct kft_config *cfg)
 	for (i = 0; i < cfg->nfuncs; i++)
 		kft_cfg_free(cfg, cfg->funcs[i].name);
 	kft_cfg_free(cfg, cfg->funcs);
+	for (i = 0; i < cfg->nnotunder; i++)
+		kft_cfg_free(cfg, cfg->notunder[i].name);
 	kft_config_init(cfg);
 }
 
@@ -598,6 +687,8 @@ int kft_config_resolve(struct kft_config *cfg, kft_lookup_fn lookup,
 		ret = kft_resolve_one(&cfg->stop.fn, lookup, priv, err);
 	for (i = 0; !ret && i < cfg->nfuncs; i++)
 		ret = kft_resolve_one(&cfg->funcs[i], lookup, priv, err);
+	for (i = 0; !ret && i < cfg->nnotunder; i++)
+		ret = kft_resolve_one(&cfg->notunder[i], lookup, priv, err);
 	return ret;
 }
 
@@ -701,6 +792,19 @@ size_t kft_config_print(const struct kft_config *cfg, char *buf, size_t size,
 			kft_out(&pr, "\n");
 		}
 		kft_out(&pr, "  fend\n");
+	}
+	if (cfg->pid_set)
+		kft_out(&pr, "  filter pid %u\n", cfg->pid);
+	if (cfg->comm[0])
+		kft_out(&pr, "  filter comm %s\n", cfg->comm);
+	if (cfg->children)
+		kft_out(&pr, "  filter children\n");
+	if (cfg->depth_set)
+		kft_out(&pr, "  filter depth %u\n", cfg->depth);
+	for (i = 0; i < cfg->nnotunder; i++) {
+		kft_out(&pr, "  filter notunder");
+		kft_out_fref(&pr, &cfg->notunder[i]);
+		kft_out(&pr, "\n");
 	}
 	kft_out(&pr, "  logentries %lu\n", cfg->logentries);
 	if (cfg->autorepeat)

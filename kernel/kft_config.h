@@ -14,6 +14,10 @@
 #define KFT_MAX_LOGENTRIES	(16UL << 20)
 #define KFT_MAX_FUNCLIST	65536U
 #define KFT_NAME_MAX		128
+#define KFT_MAX_NOTUNDER	8	/* filter notunder functions */
+#define KFT_COMM_LEN		16	/* TASK_COMM_LEN: 15 characters */
+#define KFT_MAX_PID		4194304	/* PID_MAX_LIMIT */
+#define KFT_MAX_DEPTH		65535
 
 /* A function named in a config: by address, or by name until resolved. */
 struct kft_fref {
@@ -69,6 +73,15 @@ struct kft_config {
 	unsigned int nfuncs;	/* funclist; 0: every function */
 	unsigned int funcs_room;
 	struct kft_fref *funcs;
+	/* Scope: which tasks' calls, how deep, which subtrees left out. */
+	bool pid_set;
+	unsigned int pid;	/* filter pid */
+	char comm[KFT_COMM_LEN];	/* filter comm; "" if not given */
+	bool children;		/* filter children: the starter and its forks */
+	bool depth_set;
+	unsigned int depth;	/* filter depth: levels below the outermost */
+	unsigned int nnotunder;
+	struct kft_fref notunder[KFT_MAX_NOTUNDER];	/* filter notunder */
 	unsigned long logentries;
 	bool logentries_set;	/* given, not the default */
 	enum kft_watch_kind watch;

@@ -84,7 +84,16 @@ static inline u64 kft_delta_decode(u32 delta)
 /* High bits of kft_frame.entry_ns. */
 #define KFT_FRAME_TRIGGER	BIT_ULL(63)	/* log whatever the filters say */
 #define KFT_FRAME_IRQ		BIT_ULL(62)	/* entered in interrupt context */
-#define KFT_FRAME_NS		(KFT_FRAME_IRQ - 1)
+#define KFT_FRAME_HIDE		BIT_ULL(61)	/* under a notunder function */
+#define KFT_FRAME_NS		(KFT_FRAME_HIDE - 1)
+
+/*
+ * kft_task.gen: the run generation its shadow stack belongs to, and for
+ * filter children whether the task is in the run's scope: the task that
+ * started it, and (fork copies task_struct) every task it forked since.
+ */
+#define KFT_GEN_MEMBER		BIT(31)
+#define KFT_GEN_MASK		(KFT_GEN_MEMBER - 1)
 
 /* Counters, kept per CPU. */
 enum kft_counter {
@@ -93,6 +102,11 @@ enum kft_counter {
 	KFT_CNT_FILTER_NOINTS,
 	KFT_CNT_FILTER_ONLYINTS,
 	KFT_CNT_FILTER_FUNCLIST,
+	KFT_CNT_FILTER_PID,
+	KFT_CNT_FILTER_COMM,
+	KFT_CNT_FILTER_CHILDREN,
+	KFT_CNT_FILTER_DEPTH,
+	KFT_CNT_FILTER_NOTUNDER,	/* the last filter: see kft_proc.c */
 	KFT_CNT_NOT_FOUND,	/* exit whose entry the run never saw */
 	KFT_CNT_LOST_FULL,
 	KFT_CNT_LOST_DEPTH,	/* shadow stack overflow */
@@ -112,8 +126,10 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 
 /* kft_run.slow: what sends a hook off its fast path. */
 #define KFT_SLOW_LIMITS		BIT(0)	/* boot run: limits still provisional */
-#define KFT_SLOW_FILTERS	BIT(1)	/* noints, onlyints or a funclist */
+#define KFT_SLOW_FILTERS	BIT(1)	/* noints, onlyints, funclist, depth, notunder */
 #define KFT_SLOW_WATCH		BIT(2)	/* stack watch */
+#define KFT_SLOW_SCOPE		BIT(3)	/* pid, comm or children */
+#define KFT_SLOW_NOTUNDER	BIT(4)	/* notunder functions */
 
 struct kft_run {
 	/*
@@ -122,7 +138,7 @@ struct kft_run {
 	 * kft_run_finish() converts its log (clock_raw).
 	 */
 	u8 slow;			/* KFT_SLOW_* */
-	u32 gen;			/* tags shadow stacks; new per start */
+	u32 gen;			/* tags stacks, new per start (MASK) */
 	u64 min_len;			/* filter mintime */
 	u64 max_len;			/* filter maxtime; U64_MAX: none */
 	u64 stop_at;			/* trigger stop time: clock value */

@@ -222,6 +222,11 @@ static int kft_status_show(struct seq_file *m, void *v)
 		[KFT_CNT_FILTER_NOINTS] = "filtered by noints",
 		[KFT_CNT_FILTER_ONLYINTS] = "filtered by onlyints",
 		[KFT_CNT_FILTER_FUNCLIST] = "filtered by funclist",
+		[KFT_CNT_FILTER_PID] = "filtered by pid",
+		[KFT_CNT_FILTER_COMM] = "filtered by comm",
+		[KFT_CNT_FILTER_CHILDREN] = "filtered by children",
+		[KFT_CNT_FILTER_DEPTH] = "filtered by depth",
+		[KFT_CNT_FILTER_NOTUNDER] = "filtered by notunder",
 		[KFT_CNT_NOT_FOUND] = "exits without entry",
 		[KFT_CNT_LOST_FULL] = "lost, log full",
 		[KFT_CNT_LOST_DEPTH] = "lost, call depth over stack",
@@ -323,7 +328,22 @@ static void kft_data_header(struct seq_file *m, struct kft_run *run)
 	if (cfg->nfuncs)
 		seq_printf(m, "Function List filter count = %lu\n",
 			   kft_run_counter(KFT_CNT_FILTER_FUNCLIST));
-	for (c = KFT_CNT_FILTER_TIME; c <= KFT_CNT_FILTER_FUNCLIST; c++)
+	if (cfg->pid_set)
+		seq_printf(m, "Pid filter count = %lu\n",
+			   kft_run_counter(KFT_CNT_FILTER_PID));
+	if (cfg->comm[0])
+		seq_printf(m, "Comm filter count = %lu\n",
+			   kft_run_counter(KFT_CNT_FILTER_COMM));
+	if (cfg->children)
+		seq_printf(m, "Children filter count = %lu\n",
+			   kft_run_counter(KFT_CNT_FILTER_CHILDREN));
+	if (cfg->depth_set)
+		seq_printf(m, "Depth filter count = %lu\n",
+			   kft_run_counter(KFT_CNT_FILTER_DEPTH));
+	if (cfg->nnotunder)
+		seq_printf(m, "Notunder filter count = %lu\n",
+			   kft_run_counter(KFT_CNT_FILTER_NOTUNDER));
+	for (c = KFT_CNT_FILTER_TIME; c <= KFT_CNT_FILTER_NOTUNDER; c++)
 		filtered += kft_run_counter(c);
 	seq_printf(m, "Total entries filtered = %lu\n", filtered);
 	seq_printf(m, "Entries not found = %lu\n",

@@ -117,8 +117,13 @@ void kft_run_init(struct kft_run *run, unsigned long *funcs)
 		run->funcs = funcs;
 	}
 	run->slow = 0;
-	if (run->cfg.noints || run->cfg.onlyints || run->cfg.nfuncs)
+	if (run->cfg.noints || run->cfg.onlyints || run->cfg.nfuncs ||
+	    run->cfg.depth_set || run->cfg.nnotunder)
 		run->slow |= KFT_SLOW_FILTERS;
+	if (run->cfg.pid_set || run->cfg.comm[0] || run->cfg.children)
+		run->slow |= KFT_SLOW_SCOPE;
+	if (run->cfg.nnotunder)
+		run->slow |= KFT_SLOW_NOTUNDER;
 	if (run->cfg.watch != KFT_WATCH_NONE)
 		run->slow |= KFT_SLOW_WATCH;
 	if (run->cfg.start.kind == KFT_TRIGGER_ENTRY)
@@ -203,7 +208,7 @@ void kft_run_install(struct kft_run *run)
 	kft_sync();
 	kft_reset_cpus();
 	run->id = ++kft_next_id;
-	run->gen = run->id << 16;
+	run->gen = (run->id << 16) & KFT_GEN_MASK;
 	WRITE_ONCE(kft_run, run);
 	kft_state_set(KFT_CONFIGURED);
 	kft_run_put(old);
@@ -316,6 +321,8 @@ bool kft_run_forget(kft_gone_fn gone, const void *arg)
 		kft_trigger_gone(&run->cfg.stop, gone, arg);
 	for (i = 0; !named && i < run->cfg.nfuncs; i++)
 		named = kft_fref_gone(&run->cfg.funcs[i], gone, arg);
+	for (i = 0; !named && i < run->cfg.nnotunder; i++)
+		named = kft_fref_gone(&run->cfg.notunder[i], gone, arg);
 	if (!named)
 		return false;
 	run->names_gone = true;
@@ -381,7 +388,7 @@ int kft_run_clear(void)
 	kft_limits_set(run);
 	run->watch_threshold = run->cfg.watch_bytes;
 	run->lowest_stack = ULONG_MAX;
-	run->gen = (run->gen | 0xffff) + 1;
+	run->gen = ((run->gen | 0xffff) + 1) & KFT_GEN_MASK;
 	kft_state_set(KFT_CONFIGURED);
 	return 0;
 }

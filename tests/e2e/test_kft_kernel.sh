@@ -26,8 +26,9 @@ filter_checks() {
 	local cc=$1 out=$2 kdir=$3 r f
 	awk -v dir="$out" '/^=== run / { f = dir "/run-" $3 ".raw"; next }
 		/^=== asked / { print > (dir "/time-asked"); next }
+		/^=== pid / { print $3, $4 > (dir "/pid-" $3); next }
 		f { print > f }' "$out/filters.out"
-	for r in funclist mintime maxtime noints onlyints time autorepeat; do
+	for r in funclist mintime maxtime noints onlyints time autorepeat pid comm children depth notunder; do
 		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/run-$r.raw" > "$out/run-$r.sym" 2>/dev/null
 	done
 	data() { awk '/^------/ { d = 1; next } d && NF >= 6' "$out/run-$1.sym"; }
@@ -59,6 +60,39 @@ filter_checks() {
 	ok $? "$cc: autorepeat: five start/stop rounds in one log"
 	data autorepeat | awk '$1 < last { bad = 1 } { last = $1 } END { exit bad }'
 	ok $? "$cc: autorepeat: one time base, entry times increase"
+	scope_checks "$cc" "$out"
+}
+
+# The scoped runs of tests/guest/filters.sh.  pids NAME: the pids (not -1)
+# a run's log holds, one a line.
+scope_checks() {
+	local cc=$1 out=$2 p n
+	pids() { data "$1" | awk '$3 != -1 { print $3 }' | sort -un; }
+	read -r _ p < "$out/pid-pid" 2>/dev/null
+	[ "$(pids pid)" = "${p:-none}" ] && grep -q '^Pid filter count = [1-9]' "$out/run-pid.sym"
+	ok $? "$cc: filter pid $p: only the shell's calls and interrupts, the rest counted ($(data pid | wc -l) calls)"
+	read -r _ p < "$out/pid-comm" 2>/dev/null
+	pids comm | awk -v p="${p:-0}" '$1 < p { bad = 1 } $1 == p { seen = 1 } END { exit bad || !seen || NR < 2 }' &&
+		grep -q '^Comm filter count = [1-9]' "$out/run-comm.sym"
+	ok $? "$cc: filter comm kft-do: kft-do ($p) and its forks only ($(pids comm | wc -l) tasks)"
+	read -r _ p < "$out/pid-children" 2>/dev/null
+	n=$(pids children | tr '\n' ' ')
+	pids children | awk -v p="${p:-0}" '$1 == p { seen = 1 } $1 != p { other++ } END { exit !seen || other != 1 }' &&
+		data children | awk -v p="${p:-0}" '$3 != p && $3 != -1 && $4 ~ /sys_execve$/ { x = 1 } END { exit !x }' &&
+		grep -q '^Children filter count = [1-9]' "$out/run-children.sym"
+	ok $? "$cc: filter children: kft-do ($p) and the child that execs, interrupts, nothing else (pids $n)"
+	# Nesting per task by entry and duration: the depth of every call.
+	data depth | awk -v t="${SYS}openat" '$3 != -1 {
+		while (n && (end[n] >= 0 && end[n] <= $1)) n--
+		if ($4 == t) n = 0
+		d = n; if (d > max) max = d
+		end[++n] = $2 >= 0 ? $1 + $2 : -1
+	} END { exit max != 2 }' && grep -q '^Depth filter count = [1-9]' "$out/run-depth.sym"
+	ok $? "$cc: filter depth 2: calls two levels below ${SYS}openat, none deeper"
+	! data notunder | awk '{ print $4 }' | grep -qx 'do_filp_open\|path_openat\|link_path_walk' &&
+		data notunder | awk '{ print $4 }' | grep -qx getname &&
+		grep -q '^Notunder filter count = [1-9]' "$out/run-notunder.sym"
+	ok $? "$cc: filter notunder do_filp_open: no path walk, the rest of openat there"
 }
 
 # A run armed for seconds: nothing of KFT's own poll between runs is in it.

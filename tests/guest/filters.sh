@@ -65,3 +65,42 @@ trigger stop exit ${SYS}sched_yield
 autorepeat"
 kft-do --prime yield 5 > /dev/null
 run autorepeat
+
+# Scope.  filter pid: the shell's own calls (it forks kft-do, waits).
+cfg "trigger stop time 30ms
+filter pid $$
+logentries 1000000"
+echo "=== pid pid $$"
+echo prime > /proc/kft
+kft-do fork 5 > /dev/null
+run pid
+
+# filter comm: kft-do and its forks (named kft-do too), not this shell.
+cfg "trigger stop time 30ms
+filter comm kft-do
+logentries 1000000"
+echo prime > /proc/kft
+kft-do fork 20 > /tmp/kft-do.out
+echo "=== pid comm $(sed -n 's/^kft-do: pid //p' /tmp/kft-do.out)"
+run comm
+
+# filter children: kft-do primes (it starts the run), forks, execs true,
+# waits; nothing else.
+cfg "trigger stop exit ${SYS}wait4
+filter children
+logentries 1000000"
+kft-do --prime exec /bin/true > /tmp/kft-do.out
+echo "=== pid children $(sed -n 's/^kft-do: pid //p' /tmp/kft-do.out)"
+run children
+
+# filter depth 2: the system call and two levels below it.
+cfg "$openat
+filter depth 2"
+kft-do --prime openat /etc/hostname > /dev/null
+run depth
+
+# filter notunder: openat without the path walk.
+cfg "$openat
+filter notunder do_filp_open"
+kft-do --prime openat /etc/hostname > /dev/null
+run notunder

@@ -122,6 +122,51 @@ static void test_resolve_and_round_trip(void)
 	kft_config_free(&cfg);
 }
 
+/* Scoped runs: which tasks, how deep, which subtrees left out. */
+static void test_scope(void)
+{
+	struct kft_config cfg, again;
+	struct kft_config_error err;
+	char out[1024], out2[1024];
+	int ret;
+
+	ret = parse(&cfg, "new filter pid 4194304 filter comm kworker/0:1H "
+			  "filter children filter depth 0 filter notunder "
+			  "do_filp_open filter notunder 0xffffffff81000010 end",
+		    &err);
+	tap_ok(ret == 0 && cfg.pid_set && cfg.pid == 4194304 &&
+	       !strcmp(cfg.comm, "kworker/0:1H") && cfg.children &&
+	       cfg.depth_set && cfg.depth == 0 && cfg.nnotunder == 2 &&
+	       !strcmp(cfg.notunder[0].name, "do_filp_open") &&
+	       cfg.notunder[1].addr == 0xffffffff81000010UL,
+	       "scope: pid, comm, children, depth 0, two notunder (%s)",
+	       ret ? err.msg : "ok");
+	tap_ok(kft_config_resolve(&cfg, fake_lookup, NULL, &err) == 0 &&
+	       cfg.notunder[0].addr == 0xffffffff8000000cUL,
+	       "scope: notunder names resolve");
+	kft_config_print(&cfg, out, sizeof(out), NULL, NULL);
+	tap_ok(parse(&again, out, &err) == 0, "scope: printed config parses back");
+	kft_config_print(&again, out2, sizeof(out2), NULL, NULL);
+	tap_ok(!strcmp(out, out2) && strstr(out, "  filter pid 4194304\n") &&
+	       strstr(out, "  filter comm kworker/0:1H\n") &&
+	       strstr(out, "  filter children\n") &&
+	       strstr(out, "  filter depth 0\n") &&
+	       strstr(out, "  filter notunder 0xffffffff8000000c\n"),
+	       "scope: round trip exact");
+	kft_config_free(&cfg);
+	kft_config_free(&again);
+	ret = parse(&cfg, "new filter notunder missing end", &err);
+	tap_ok(ret == 0 && kft_config_resolve(&cfg, fake_lookup, NULL, &err) == -ENOENT &&
+	       !strcmp(err.token, "missing"),
+	       "scope: an unknown notunder function is named");
+	kft_config_free(&cfg);
+	ret = parse(&cfg, "new filter pid 0 filter depth 65535 end", &err);
+	tap_ok(ret == 0 && cfg.pid_set && !cfg.pid && cfg.depth == 65535 &&
+	       !cfg.comm[0] && !cfg.children && !cfg.nnotunder,
+	       "scope: pid 0 (the idle tasks) is a pid, depth at its bound");
+	kft_config_free(&cfg);
+}
+
 static void test_static_form(void)
 {
 	struct kft_config_error err;
@@ -201,7 +246,21 @@ static const struct {
 	{ "new trigger stop time ms end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
 	{ "new trigger stop time 99999999999999999999999 end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
 	{ "new filter", 1, "missing filter kind" },
-	{ "new filter everything end", 1, "expected mintime, maxtime, noints, onlyints or funclist" },
+	{ "new filter everything end", 1, "expected mintime, maxtime, noints, onlyints, funclist, pid, comm, children, depth or notunder" },
+	{ "new filter pid end", 1, "bad number" },
+	{ "new filter pid -1 end", 1, "bad number" },
+	{ "new filter pid 4194305 end", 1, "pid must be 0..4194304" },
+	{ "new filter pid 99999999999999999999999 end", 1, "bad number" },
+	{ "new filter pid 1\nfilter pid 2 end", 2, "pid given twice" },
+	{ "new filter depth 65536 end", 1, "depth must be 0..65535" },
+	{ "new filter depth 1 filter depth 1 end", 1, "depth given twice" },
+	{ "new filter comm", 1, "missing task name" },
+	{ "new filter comm abcdefghijklmnop end", 1, "task name longer than 15 characters" },
+	{ "new filter comm a\x01b end", 1, "task name with a byte that is not printable" },
+	{ "new filter comm sh\nfilter comm sh end", 2, "comm given twice" },
+	{ "new filter notunder end", 1, "missing function" },
+	{ "new filter notunder 1abc end", 1, "function must be a name or a 0x address" },
+	{ "new filter notunder a filter notunder b filter notunder c filter notunder d filter notunder e filter notunder f filter notunder g filter notunder h filter notunder i end", 1, "more than 8 notunder functions" },
 	{ "new filter mintime", 1, "missing time" },
 	{ "new filter mintime abc end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
 	{ "new filter maxtime 1x end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
@@ -311,6 +370,7 @@ int main(void)
 {
 	test_full_config();
 	test_resolve_and_round_trip();
+	test_scope();
 	test_static_form();
 	test_times();
 	test_bad_configs();

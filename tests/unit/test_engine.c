@@ -609,6 +609,128 @@ static void test_forget_unloaded(void)
 	cmd(kft_run_stop);
 }
 
+/* Scoped runs: pid, comm, children, depth, notunder. */
+static void test_scope(void)
+{
+	static char stack3[THREAD_SIZE], stack4[THREAD_SIZE];
+	struct task_struct t3 = { .pid = 103, .stack = stack3 };
+	struct task_struct t4 = { .pid = 104, .stack = stack4 };
+	struct kft_run *run;
+
+	strcpy(t1.comm, "kft-do");
+	strcpy(t2.comm, "sh");
+	t1.next = &t2;
+	t2.next = NULL;
+	shim_tasks = &t1;
+
+	/* pid: the task's calls and the interrupts that hit it. */
+	run = load("new\nfilter pid 101\nend\n");
+	run_task(&t1, 0);
+	cmd(kft_run_prime);
+	call(A, 5);
+	shim_in_irq = true;
+	call(IRQ, 1);
+	shim_in_irq = false;
+	run_task(&t2, 0);
+	call(B, 5);
+	shim_in_irq = true;
+	call(IRQ, 1);
+	shim_in_irq = false;
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(count(run, A) == 1 && count(run, B) == 0 &&
+	       count(run, IRQ) == 1 && nth(run, IRQ, 0)->pid == -1 &&
+	       counter(KFT_CNT_FILTER_PID) == 2,
+	       "filter pid: its calls and its interrupts; others counted");
+
+	/* comm, as the kernel keeps it. */
+	run = load("new\nfilter comm sh\nend\n");
+	run_task(&t1, 0);
+	cmd(kft_run_prime);
+	call(A, 5);
+	run_task(&t2, 0);
+	call(B, 5);
+	strcpy(t2.comm, "shell");	/* exec: a new name */
+	call(C, 5);
+	strcpy(t2.comm, "sh");
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(count(run, A) == 0 && count(run, B) == 1 && count(run, C) == 0 &&
+	       counter(KFT_CNT_FILTER_COMM) == 2,
+	       "filter comm: only the task of that name");
+
+	/* children: the task that starts the run, and what it forks then. */
+	run = load("new\nfilter children\nend\n");
+	run_task(&t1, 0);
+	call(D, 1);			/* t1 has a stack of an older run */
+	t4.kft = t1.kft;		/* forked before the start */
+	cmd(kft_run_prime);		/* no start trigger: t1 starts it */
+	enter(A);
+	t3.kft = t1.kft;		/* fork: dup_task_struct() copies it */
+	tick(5);
+	leave(A);
+	run_task(&t3, 0);
+	call(B, 5);
+	run_task(&t4, 0);
+	call(C, 5);
+	run_task(&t2, 0);
+	call(D, 5);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(count(run, A) == 1 && count(run, B) == 1 &&
+	       nth(run, B, 0)->pid == 103 && count(run, C) == 0 &&
+	       count(run, D) == 0 && counter(KFT_CNT_FILTER_CHILDREN) == 2,
+	       "filter children: the starter and its fork since; not a fork from before, not others");
+
+	/* depth: the trigger's call is level 0. */
+	run = load("new\ntrigger start entry fn_a\nfilter depth 1\nend\n");
+	run_task(&t1, 0);
+	cmd(kft_run_prime);
+	enter(A);
+	enter(B);
+	call(C, 1);
+	shim_in_irq = true;
+	call(IRQ, 1);			/* level 2: an interrupt in B */
+	shim_in_irq = false;
+	enter(C);			/* open at the stop, level 2 */
+	tick(1);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(count(run, A) == 1 && count(run, B) == 1 && count(run, C) == 0 &&
+	       count(run, IRQ) == 0 && counter(KFT_CNT_FILTER_DEPTH) == 3,
+	       "filter depth 1: the trigger and its callees; deeper calls, open ones too, counted");
+	leave(C);
+	leave(B);
+	leave(A);
+
+	/* notunder: a call and everything under it, open or not. */
+	run = load("new\nfilter notunder fn_b\nend\n");
+	run_task(&t1, 0);
+	cmd(kft_run_prime);
+	enter(A);
+	enter(B);
+	call(C, 1);
+	shim_in_irq = true;
+	call(IRQ, 1);
+	shim_in_irq = false;
+	leave(B);
+	call(D, 1);
+	enter(B);
+	enter(C);			/* open at the stop */
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(count(run, A) == 1 && count(run, D) == 1 && count(run, B) == 0 &&
+	       count(run, C) == 0 && count(run, IRQ) == 0 &&
+	       counter(KFT_CNT_FILTER_NOTUNDER) == 5,
+	       "filter notunder: its calls, their callees and interrupts meanwhile left out (%lu)",
+	       counter(KFT_CNT_FILTER_NOTUNDER));
+	leave(C);
+	leave(B);
+	leave(A);
+	t1.next = NULL;
+	shim_tasks = NULL;
+}
+
 /* Only the changes kft_state.h lists happen: the others are refused. */
 static void test_state_table(void)
 {
@@ -659,6 +781,7 @@ int main(void)
 	test_stack_watch();
 	test_replace_and_clear();
 	test_forget_unloaded();
+	test_scope();
 	test_state_table();
 	tap_ok(!shim_warnings, "no WARN in any test (%d)", shim_warnings);
 	return tap_done();

@@ -142,6 +142,7 @@ void shim_set_cpu(int cpu);
 struct task_struct {
 	int pid;
 	int cpu;
+	char comm[16];
 	char *stack;
 	struct kft_task kft;
 	struct task_struct *next;	/* all tasks but idle ones */

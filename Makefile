@@ -21,7 +21,7 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 GUEST_ARCHES := arm64 riscv64 armhf
 
 SYMTAB_SRC := scripts/kft/symtab.c
-HOST_TOOLS := addr2sym sym2addr kd
+HOST_TOOLS := addr2sym sym2addr kd kft
 KD_SRC     := scripts/kd.c scripts/kft/kd_boot.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c $(SYMTAB_SRC)
 KD_HDR     := scripts/kft/kd.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/xalloc.h
 CONFIG_SRC := kernel/kft_config.c
@@ -29,7 +29,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
-	demo bench bench-tools bench-hooks fuzz defconfig-builds clean help
+	demo bench bench-tools bench-hooks fuzz defconfig-builds clean help kft-target
 
 all: tools
 
@@ -37,7 +37,8 @@ help:
 	@echo "make demo [ARCH=arm64|riscv|arm] build a KFT kernel, boot it in QEMU, trace boot and fork+exec"
 	@echo "make check             all tests: host unit tests, tools, kernels in QEMU (GCC and Clang)"
 	@echo "make check-unit        the fast host tests only"
-	@echo "make tools             build scripts/addr2sym, sym2addr, kd into $(BUILD)/"
+	@echo "make tools             build scripts/addr2sym, sym2addr, kd, kft into $(BUILD)/"
+	@echo "make kft-target CROSS_COMPILE=aarch64-linux-gnu-   the target's kft (static) into $(BUILD)/target/"
 	@echo "make install KSRC=DIR  install KFT into a Linux $(KVER).y tree"
 	@echo "make patch             write $(BUILD)/kft-linux-$(KVER).patch (apply with patch -p1)"
 	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
@@ -71,6 +72,19 @@ $(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) scripts/kft/symtab.h
 $(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
+
+# kft, the target's recorder: for the board, static, libc alone; here for
+# its tests (KFT_PROC points it at a fake /proc).
+$(BUILD)/kft: scripts/kft.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) -o $@ scripts/kft.c
+$(BUILD)/asan/kft: scripts/kft.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) -o $@ scripts/kft.c
+kft-target: scripts/kft.c
+	@mkdir -p $(BUILD)/target
+	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -o $(BUILD)/target/kft scripts/kft.c
+	@echo "$(BUILD)/target/kft: copy it to the board"
 
 # The kernel build's boot run generator, as scripts/Makefile builds it (with
 # the kernel's host warnings), sanitized for its tests.
@@ -134,7 +148,12 @@ $(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scr
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c
 
-FUZZERS := $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites $(BUILD)/fuzz_kd $(BUILD)/fuzz_symtab $(BUILD)/fuzz_mkkftrun
+# libFuzzer on kft, the target's recorder: the logs and kallsyms it reads.
+$(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h scripts/kft.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_kft.c
+
+FUZZERS := $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites $(BUILD)/fuzz_kd $(BUILD)/fuzz_symtab $(BUILD)/fuzz_mkkftrun $(BUILD)/fuzz_kft
 
 # Every fuzzer for FUZZ_SECONDS each (default 600).
 fuzz: $(FUZZERS)

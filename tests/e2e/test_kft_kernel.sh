@@ -111,6 +111,27 @@ quiet_checks() {
 	ok $? "$cc: none of them is KFT's poll between runs ($mine)"
 }
 
+# kft record in the guest (tests/guest/record.sh): the kernel's reason for a
+# refused config; a log and its own symbols, which resolve it as System.map.
+record_checks() {
+	local cc=$1 out=$2 kdir=$3 pid
+	section() { sed -n "/^=== $1\$/,/^=== /p" "$out/record.out" | sed '1d;/^=== /d'; }
+	section refused | grep -q "^kft: config refused: Invalid argument" &&
+		section refused | grep -q "^kft: the kernel says: line 2: 'bogus': expected mintime" &&
+		section refused | grep -q '^rc 1$'
+	ok $? "$cc: kft record: a refused config exits 1 with the kernel's reason"
+	section data > "$out/record.raw"
+	section syms > "$out/record.syms"
+	pid=$(section record | sed -n 's/^kft-do: pid \([0-9]*\)$/\1/p')
+	"$BUILD/asan/addr2sym" -m "$out/record.syms" "$out/record.raw" > "$out/record-own.sym" 2>/dev/null
+	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/record.raw" > "$out/record-map.sym" 2>/dev/null
+	section record | grep -q '^rc 0$' && section status | grep -q '^state complete' &&
+		diff <(awk '/^------/ { d = 1; next } d && NF >= 6 { print $3, $4, $5 }' "$out/record-own.sym") \
+		     <(awk '/^------/ { d = 1; next } d && NF >= 6 { print $3, $4, $5 }' "$out/record-map.sym") >&2 &&
+		awk -v t="${SYS}openat" -v p="${pid:-x}" '/^------/ { d = 1; next } d && NF >= 6 { n++; if (n == 1 && ($4 != t || $3 != p)) bad = 1 } END { exit bad || n < 20 }' "$out/record-own.sym"
+	ok $? "$cc: kft record: the run complete, its log resolved by its own symbols as by System.map, ${SYS}openat first in kft-do's pid ($(wc -l < "$out/record.syms") symbols)"
+}
+
 # kernel_test COMPILER [FRAGMENT]: the reference kernel, or with
 # tests/configs/FRAGMENT.config too (its name joins the compiler's in the
 # test names: "arm gcc arm-isa 2cpu: ...").
@@ -141,7 +162,7 @@ boot_test() {
 	local cc="$KFT_ARCH ${1/-/ } ${name/-/ }" kdir=$3 out pid log
 	out=$BUILD/e2e/$(kft_arch_name kernel "$1" "$name")
 
-	local steps=control,watch,filters,syscall
+	local steps=control,watch,filters,syscall,record
 	# quiet: KFT's poll of the NOP sites is not in a run's log
 	[ "$KSITES" = 1 ] && steps=$steps,quiet
 	[ "$smp" -gt 1 ] && steps=$steps,stress
@@ -176,6 +197,7 @@ boot_test() {
 	fi
 	[ -f "$out/filters.out" ] && filter_checks "$cc" "$out" "$kdir"
 	[ -f "$out/quiet.out" ] && quiet_checks "$cc" "$out" "$kdir"
+	[ -f "$out/record.out" ] && record_checks "$cc" "$out" "$kdir"
 	log=$out/syscall.out
 	[ -f "$log" ] || return
 

@@ -8,6 +8,7 @@
 #   fuzz_kd        kd, every mode (first byte), on any log
 #   fuzz_symtab    System.map / kallsyms / ELF readers, lookups checked
 #   fuzz_mkkftrun  mkkftrun on any kftstatic.conf
+#   fuzz_kft       kft (the target's recorder) on any log and kallsyms
 # The tools' own output (kd's text, warnings) is muted: -close_fd_mask=3.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,4 +43,5 @@ fuzz kftsites 16384 "scripts/kftsites (a rewritten object reads back)"
 fuzz kd 8192 "kd's reader, tree builder and every output mode"
 fuzz symtab 8192 "symbol maps, kallsyms and ELF symbol tables (lookups consistent)"
 fuzz mkkftrun 8192 "mkkftrun (written only without NUL bytes)"
+fuzz kft 8192 "kft's log and kallsyms readers, config wrapping"
 tap_done

@@ -3,7 +3,8 @@
 #
 # Build the guest initramfs for KFT_ARCH: busybox-static, tests/guest/init
 # as /init, the guest test steps (tests/guest/*.sh -> /tests/) and the guest
-# programs (tests/guest/*.c, linked statically -> /bin/); any FILEs go to
+# programs (tests/guest/*.c and the target tool scripts/kft.c, linked
+# statically -> /bin/); any FILEs go to
 # /lib/.  Another arch's busybox comes from Debian's busybox-static for it,
 # unpacked into the cache by tests/lib/guest-busybox.sh (make deps).
 #
@@ -31,7 +32,7 @@ install -m 0755 "$repo/tests/guest/init" "$root/init"
 for s in "$repo"/tests/guest/*.sh; do
 	install -m 0755 "$s" "$root/tests/"
 done
-for c in "$repo"/tests/guest/*.c; do
+for c in "$repo"/tests/guest/*.c "$repo"/scripts/kft.c; do
 	"$GUEST_CC" -static -O2 -Wall -Wextra -Werror -o "$root/bin/$(basename "$c" .c)" "$c"
 done
 for f in "$@"; do

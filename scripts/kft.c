@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kft: Kernel Function Trace on the target, in one command.
+ *
+ *   kft record [-c CONFIG | -e 'CONFIG TEXT'] [-o FILE] -- CMD [ARGS...]
+ *   kft status
+ *   kft stop
+ *
+ * record writes the config to /proc/kft, primes the run, runs CMD, waits
+ * for the run to complete or CMD to end (then stops the run; it looks at
+ * /proc/kft every 100 ms meanwhile, with pread() only), and saves
+ * /proc/kft_data to FILE (default kft.log) with the kernel symbols the
+ * log names, from /proc/kallsyms, in FILE.syms: on the host,
+ * "addr2sym -m FILE.syms FILE" resolves it whatever kernel, KASLR offset
+ * or modules the target had.
+ *
+ * Built static for the board (make kft-target, or by the tests for the
+ * guest), with nothing but libc.  Every refusal of /proc/kft is said with
+ * the kernel's own reason (its "last error" line).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KFT_VERSION	"1.0"
+
+/* The /proc files; KFT_PROC moves them, for the tool's own tests. */
+static char proc_kft[256] = "/proc/kft";
+static char proc_data[256] = "/proc/kft_data";
+static char proc_syms[256] = "/proc/kallsyms";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: kft record [-c CONFIG | -e 'CONFIG TEXT'] [-o FILE] -- CMD [ARGS...]\n"
+		"       kft status\n"
+		"       kft stop\n"
+		"record: write the run's config to /proc/kft (a file, or text: new and\n"
+		"end are added if missing; without either, every call), prime it, run\n"
+		"CMD, wait until the run completes or CMD ends (then stop the run), and\n"
+		"save the log to FILE (default kft.log) and the kernel symbols it names\n"
+		"to FILE.syms.  On the host: addr2sym -m FILE.syms FILE > FILE.sym\n"
+		"status: /proc/kft.  stop: stop the run now.\n"
+		"  -h, --help  this help;  -V, --version  version\n");
+}
+
+/* Read a whole file; NULL and errno on failure. */
+static char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1), *grown;
+	int fd = open(path, O_RDONLY);
+	ssize_t r;
+
+	if (fd < 0 || !buf) {
+		int e = errno;
+
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return NULL;
+	}
+	while ((r = read(fd, buf + n, cap - n)) > 0) {
+		n += r;
+		if (n == cap) {
+			grown = realloc(buf, 2 * cap + 1);
+			if (!grown) {
+				free(buf);
+				close(fd);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = grown;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* The kernel's reason for the last refusal, from /proc/kft. */
+static void say_last_error(void)
+{
+	char *text = slurp(proc_kft, NULL), *p;
+
+	p = text ? strstr(text, "\nlast error: ") : NULL;
+	if (p) {
+		p += strlen("\nlast error: ");
+		p[strcspn(p, "\n")] = '\0';
+		fprintf(stderr, "kft: the kernel says: %s\n", p);
+	}
+	free(text);
+}
+
+/* One write to /proc/kft: a config or a command.  0, or -1 said. */
+static int kft_write(const char *what, const char *text, size_t len)
+{
+	int fd = open(proc_kft, O_WRONLY);
+	ssize_t w;
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			fprintf(stderr, "kft: %s: no such file: this kernel has no KFT (CONFIG_KFT)\n",
+				proc_kft);
+		else
+			fprintf(stderr, "kft: %s: %s%s\n", proc_kft, strerror(errno),
+				errno == EACCES ? " (KFT needs root)" : "");
+		return -1;
+	}
+	w = write(fd, text, len);
+	if (w != (ssize_t)len) {
+		int e = w < 0 ? errno : EIO;
+
+		close(fd);
+		fprintf(stderr, "kft: %s refused: %s\n", what, strerror(e));
+		say_last_error();
+		return -1;
+	}
+	if (close(fd)) {
+		fprintf(stderr, "kft: %s refused: %s\n", what, strerror(errno));
+		say_last_error();
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The run's state from /proc/kft ("state: primed"), or "" if none: read
+ * through fd, opened before the run was primed, so that waiting for the
+ * run makes no open() a run could be triggered by.
+ */
+static void run_state(int fd, char *state, size_t size)
+{
+	static char text[8192];
+	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+	char *p;
+
+	state[0] = '\0';
+	if (n <= 0)
+		return;
+	text[n] = '\0';
+	p = strstr(text, "\nstate: ");
+	if (p) {
+		p += strlen("\nstate: ");
+		snprintf(state, size, "%.*s", (int)strcspn(p, "\n"), p);
+	}
+}
+
+/* The config as /proc/kft takes it: "new" ... "end" around the text. */
+static char *make_config(const char *text)
+{
+	bool has_new = false, has_end = false;
+	const char *p = text;
+	size_t n = strlen(text);
+	char *cfg, word[8];
+
+	/* The first and last words, comments and separators aside. */
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, " \t\r\n,");
+		if (*p == '#') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		len = strcspn(p, " \t\r\n,#");
+		if (!len)
+			continue;
+		snprintf(word, sizeof(word), "%.*s", (int)(len < 7 ? len : 7), p);
+		if (!has_new && !has_end)
+			has_new = len == 3 && !strcmp(word, "new");
+		has_end = len == 3 && !strcmp(word, "end");
+		p += len;
+	}
+	cfg = malloc(n + 16);
+	if (!cfg)
+		return NULL;
+	snprintf(cfg, n + 16, "%s%s%s", has_new ? "" : "new\n", text,
+		 has_end ? "\n" : "\nend\n");
+	return cfg;
+}
+
+static volatile sig_atomic_t child_done;
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	child_done = 1;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+struct ksym {
+	uint64_t addr;
+	const char *line;	/* in the kallsyms text */
+	size_t len;
+	bool keep;
+};
+
+static int cmp_ksym(const void *x, const void *y)
+{
+	const struct ksym *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * FILE.syms: the kallsyms lines of the functions holding the log's
+ * function and caller addresses, of the symbols after them (which end
+ * them), and _text.  Returns their count, or -1.
+ */
+static long save_symbols(const char *log, const char *path)
+{
+	size_t nsyms = 0, cap = 0, naddr = 0, acap = 0, i, len;
+	uint64_t *addrs = NULL, *ga;
+	struct ksym *syms = NULL, *gs;
+	char *text = slurp(proc_syms, &len), *p, *next;
+	const char *l;
+	long kept = 0;
+	FILE *out;
+	bool data = false;
+
+	if (!text) {
+		fprintf(stderr, "kft: %s: %s\n", proc_syms, strerror(errno));
+		return -1;
+	}
+	/* The addresses the log's data lines name (columns 4 and 5). */
+	for (l = log; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		unsigned long long f, c;
+
+		if (!strncmp(l, "--------", 8)) {
+			data = true;
+			continue;
+		}
+		if (!data || sscanf(l, "%*s %*s %*s %llx %llx", &f, &c) != 2)
+			continue;
+		if (naddr + 2 > acap) {
+			acap = acap ? 2 * acap : 4096;
+			ga = realloc(addrs, acap * sizeof(*addrs));
+			if (!ga)
+				goto nomem;
+			addrs = ga;
+		}
+		addrs[naddr++] = f;
+		addrs[naddr++] = c;
+	}
+	/* kallsyms: "ADDR TYPE NAME [MODULE]"; only code symbols. */
+	for (p = text; *p; p = next) {
+		char type;
+		unsigned long long a;
+
+		next = p + strcspn(p, "\n");
+		if (*next)
+			*next++ = '\0';
+		if (sscanf(p, "%llx %c", &a, &type) != 2 ||
+		    !strchr("tTwW", type))
+			continue;
+		if (nsyms == cap) {
+			cap = cap ? 2 * cap : 65536;
+			gs = realloc(syms, cap * sizeof(*syms));
+			if (!gs)
+				goto nomem;
+			syms = gs;
+		}
+		syms[nsyms].addr = a;
+		syms[nsyms].line = p;
+		syms[nsyms].len = strlen(p);
+		syms[nsyms].keep = strstr(p, " _text") && !strcmp(strstr(p, " _text"), " _text");
+		nsyms++;
+	}
+	qsort(syms, nsyms, sizeof(*syms), cmp_ksym);
+	qsort(addrs, naddr, sizeof(*addrs), cmp_u64);
+	/* Each address: the last symbol at or below it. */
+	for (i = 0; i < naddr; i++) {
+		size_t lo = 0, hi = nsyms;
+
+		if (i && addrs[i] == addrs[i - 1])
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (syms[mid].addr <= addrs[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* And the next: it bounds the function, as in kallsyms. */
+		if (lo)
+			syms[lo - 1].keep = true;
+		if (lo < nsyms)
+			syms[lo].keep = true;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+		kept = -1;
+		goto out;
+	}
+	for (i = 0; i < nsyms; i++) {
+		if (!syms[i].keep)
+			continue;
+		fprintf(out, "%.*s\n", (int)syms[i].len, syms[i].line);
+		kept++;
+	}
+	if (fclose(out)) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+		kept = -1;
+	}
+	goto out;
+nomem:
+	fprintf(stderr, "kft: out of memory reading %s\n", proc_syms);
+	kept = -1;
+out:
+	free(text);
+	free(syms);
+	free(addrs);
+	return kept;
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return 0;
+}
+
+static int record(int argc, char **argv)
+{
+	const char *config = NULL, *text = NULL, *outpath = "kft.log";
+	char state[32], *cfg, *log, syms[4096];
+	struct sigaction sa = { .sa_handler = on_sigchld };
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	int opt, status = 0, fd;
+	size_t loglen;
+	bool reaped = false;
+	long nsyms;
+	pid_t pid;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "+c:e:o:h")) != -1) {
+		switch (opt) {
+		case 'c': config = optarg; break;
+		case 'e': text = optarg; break;
+		case 'o': outpath = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if ((config && text) || optind >= argc) {
+		fprintf(stderr, "kft: record takes -c or -e (not both) and a command after --\n");
+		usage(stderr);
+		return 2;
+	}
+	if (config) {
+		char *file = slurp(config, NULL);
+
+		if (!file) {
+			fprintf(stderr, "kft: %s: %s\n", config, strerror(errno));
+			return 1;
+		}
+		cfg = make_config(file);
+		free(file);
+	} else {
+		cfg = make_config(text ? text : "");
+	}
+	if (!cfg || kft_write("config", cfg, strlen(cfg))) {
+		free(cfg);
+		return 1;
+	}
+	free(cfg);
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	fd = open(proc_kft, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "kft: %s: %s\n", proc_kft, strerror(errno));
+		return 1;
+	}
+	if (kft_write("prime", "prime\n", 6)) {
+		close(fd);
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "kft: fork: %s\n", strerror(errno));
+		close(fd);
+		kft_write("stop", "stop\n", 5);
+		return 1;
+	}
+	if (!pid) {
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "kft: %s: %s\n", argv[optind], strerror(errno));
+		_exit(127);
+	}
+	/* Until CMD ends or the run completes, whichever first. */
+	for (;;) {
+		if (child_done && !reaped) {
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				reaped = true;
+			child_done = 0;
+		}
+		run_state(fd, state, sizeof(state));
+		if (reaped || (strcmp(state, "primed") &&
+				strcmp(state, "triggered") &&
+				strcmp(state, "starting")))
+			break;
+		nanosleep(&tick, NULL);
+	}
+	close(fd);
+	if (!strcmp(state, "primed") || !strcmp(state, "triggered") ||
+	    !strcmp(state, "starting"))
+		kft_write("stop", "stop\n", 5);
+	if (!strcmp(state, "primed"))
+		fprintf(stderr, "kft: the start trigger never fired while %s ran\n",
+			argv[optind]);
+
+	log = slurp(proc_data, &loglen);
+	if (!log) {
+		fprintf(stderr, "kft: %s: %s\n", proc_data, strerror(errno));
+		return 1;
+	}
+	if (write_file(outpath, log, loglen)) {
+		free(log);
+		return 1;
+	}
+	snprintf(syms, sizeof(syms), "%s.syms", outpath);
+	nsyms = save_symbols(log, syms);
+	free(log);
+	if (nsyms < 0)
+		return 1;
+	if (!reaped)
+		fprintf(stderr, "kft: the run completed; %s (pid %d) still runs\n",
+			argv[optind], (int)pid);
+	else if (WIFEXITED(status) && WEXITSTATUS(status))
+		fprintf(stderr, "kft: %s exited with status %d\n", argv[optind],
+			WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "kft: %s was killed by signal %d\n", argv[optind],
+			WTERMSIG(status));
+	printf("kft: log in %s, %ld symbols in %s; on the host: addr2sym -m %s %s\n",
+	       outpath, nsyms, syms, syms, outpath);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = getenv("KFT_PROC");
+
+	if (dir && *dir) {
+		snprintf(proc_kft, sizeof(proc_kft), "%s/kft", dir);
+		snprintf(proc_data, sizeof(proc_data), "%s/kft_data", dir);
+		snprintf(proc_syms, sizeof(proc_syms), "%s/kallsyms", dir);
+	}
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("kft (KFT) %s\n", KFT_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "record"))
+		return record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "status") && argc == 2) {
+		char *text = slurp(proc_kft, NULL);
+
+		if (!text) {
+			fprintf(stderr, "kft: %s: %s\n", proc_kft, strerror(errno));
+			return 1;
+		}
+		fputs(text, stdout);
+		free(text);
+		return 0;
+	}
+	if (!strcmp(argv[1], "stop") && argc == 2)
+		return kft_write("stop", "stop\n", 5) ? 1 : 0;
+	fprintf(stderr, "kft: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -16,7 +16,7 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-$(KVER) \
 	file kmod rsync sparse libclang-rt-14-dev python3 time curl bzip2 \
 	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
-	qemu-system-misc opensbi
+	qemu-system-misc opensbi python3-docutils
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 

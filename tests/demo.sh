@@ -59,9 +59,10 @@ echo "== Boot: $(grep -m1 '^Logging started' "$out/boot.sym")"
 echo "         $(grep -m1 '^Logging stopped' "$out/boot.sym")"
 echo "   $(grep -m1 '^Number of entries' "$out/boot.sym")"
 echo
-echo "Where boot time went, by phase and initcall (scripts/kd --boot -n 10;"
-echo "the phases add up to the boot):"
-"$BUILD/kd" --boot -n 10 "$out/boot.sym"
+echo "Where boot time went, by phase and initcall (scripts/kd --boot -n 10"
+echo "-t 5000: phases and initcalls of 5 ms or more; the phases add up to"
+echo "the boot; boot-report.txt has them all):"
+"$BUILD/kd" --boot -n 10 -t 5000 "$out/boot.sym"
 echo
 echo "The 12 functions with the most local time on the CPU (their own code,"
 echo "not their callees'; scripts/kd -n 12 -s l):"

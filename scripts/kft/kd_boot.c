@@ -535,7 +535,8 @@ static void report_free(struct boot_report *r)
 
 static void print_report(const struct kd *kd, const struct boot_report *r)
 {
-	double total = r->end - r->t0;
+	double total = r->end - r->t0, short_time = 0;
+	uint32_t nshort = 0;
 	char a[32], b[32], c[32], d[32];
 	uint32_t i;
 	long shown = 0;
@@ -554,12 +555,24 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 
 	printf("\nPhases: each moment in the innermost call listed; together, the boot\n\n");
 	printf("%14s %14s %6s  %s\n", "start", "time", "%", "phase");
-	for (i = 0; i < r->nphases; i++)
+	for (i = 0; i < r->nphases; i++) {
+		/* -t T: phases under T us go into one line. */
+		if (r->phases[i].time < kd->min_total) {
+			short_time += r->phases[i].time;
+			nshort++;
+			continue;
+		}
 		printf("%14s %14s %6.1f  %s\n",
 		       kd_fmt_us(kd, r->phases[i].start, a, sizeof(a)),
 		       kd_fmt_us(kd, r->phases[i].time, b, sizeof(b)),
 		       total > 0 ? 100 * r->phases[i].time / total : 0,
 		       r->phases[i].name);
+	}
+	if (nshort)
+		printf("%14s %14s %6.1f  (%u phases of less than %s us each)\n", "",
+		       kd_fmt_us(kd, short_time, a, sizeof(a)),
+		       total > 0 ? 100 * short_time / total : 0, nshort,
+		       kd_fmt_us(kd, kd->min_total, b, sizeof(b)));
 	printf("%14s %14s %6.1f  %s\n", "", kd_fmt_us(kd, total, a, sizeof(a)),
 	       total > 0 ? 100.0 : 0, "total");
 

@@ -184,6 +184,10 @@ ok $? "--boot: the phases add up to the boot time, start_kernel to to_userspace"
 golden boot-diff --boot --diff $fx/boot.log $fx/boot-new.log
 "$KD" --boot -n 2 $fx/boot.log | awk '/^Initcalls/ { i = 1; next } i && /^ +[0-9]/ { n++ } END { exit n != 2 }'
 ok $? "--boot -n 2: the two longest initcalls"
+"$KD" --boot -t 300 $fx/boot.log > "$tmp/boot-t.out"
+grep -q '^ *690 *9.3  (4 phases of less than 300 us each)$' "$tmp/boot-t.out" &&
+	! grep -q 'start_kernel, other\|rest_init' "$tmp/boot-t.out" && grep -q ' setup_arch$' "$tmp/boot-t.out"
+ok $? "--boot -t 300: shorter phases folded into one line, which keeps the sum"
 "$KD" --boot --svg $fx/boot.log > "$tmp/boot.svg"
 python3 - "$tmp/boot.svg" <<'PY'
 import sys, xml.etree.ElementTree as ET

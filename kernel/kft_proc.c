@@ -299,6 +299,36 @@ static const struct proc_ops kft_proc_ops = {
 
 /* /proc/kft_data: a header, then one line per logged call. */
 
+/* The header's name of each filter's counter, in the original's words. */
+static const char *const kft_filter_names[] = {
+	[KFT_CNT_FILTER_TIME] = "Execution time",
+	[KFT_CNT_FILTER_NOINTS] = "No Interrupt functions",
+	[KFT_CNT_FILTER_ONLYINTS] = "Only Interrupt functions",
+	[KFT_CNT_FILTER_FUNCLIST] = "Function List",
+	[KFT_CNT_FILTER_PID] = "Pid",
+	[KFT_CNT_FILTER_COMM] = "Comm",
+	[KFT_CNT_FILTER_CHILDREN] = "Children",
+	[KFT_CNT_FILTER_DEPTH] = "Depth",
+	[KFT_CNT_FILTER_NOTUNDER] = "Notunder",
+};
+
+/* Does the config use the filter counted by c? */
+static bool kft_filter_given(const struct kft_config *cfg, int c)
+{
+	switch (c) {
+	case KFT_CNT_FILTER_TIME:	return cfg->mintime_ns || cfg->maxtime_ns;
+	case KFT_CNT_FILTER_NOINTS:	return cfg->noints;
+	case KFT_CNT_FILTER_ONLYINTS:	return cfg->onlyints;
+	case KFT_CNT_FILTER_FUNCLIST:	return cfg->nfuncs;
+	case KFT_CNT_FILTER_PID:	return cfg->pid_set;
+	case KFT_CNT_FILTER_COMM:	return cfg->comm[0];
+	case KFT_CNT_FILTER_CHILDREN:	return cfg->children;
+	case KFT_CNT_FILTER_DEPTH:	return cfg->depth_set;
+	case KFT_CNT_FILTER_NOTUNDER:	return cfg->nnotunder;
+	}
+	return false;
+}
+
 static void kft_data_header(struct seq_file *m, struct kft_run *run)
 {
 	const struct kft_config *cfg = &run->cfg;
@@ -316,35 +346,12 @@ static void kft_data_header(struct seq_file *m, struct kft_run *run)
 		seq_printf(m, "%llu usecs maximum execution time\n",
 			   div_u64(cfg->maxtime_ns, 1000));
 	seq_puts(m, "\nFilter Counters:\n\n");
-	if (cfg->mintime_ns || cfg->maxtime_ns)
-		seq_printf(m, "Execution time filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_TIME));
-	if (cfg->noints)
-		seq_printf(m, "No Interrupt functions filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_NOINTS));
-	if (cfg->onlyints)
-		seq_printf(m, "Only Interrupt functions filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_ONLYINTS));
-	if (cfg->nfuncs)
-		seq_printf(m, "Function List filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_FUNCLIST));
-	if (cfg->pid_set)
-		seq_printf(m, "Pid filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_PID));
-	if (cfg->comm[0])
-		seq_printf(m, "Comm filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_COMM));
-	if (cfg->children)
-		seq_printf(m, "Children filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_CHILDREN));
-	if (cfg->depth_set)
-		seq_printf(m, "Depth filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_DEPTH));
-	if (cfg->nnotunder)
-		seq_printf(m, "Notunder filter count = %lu\n",
-			   kft_run_counter(KFT_CNT_FILTER_NOTUNDER));
-	for (c = KFT_CNT_FILTER_TIME; c <= KFT_CNT_FILTER_NOTUNDER; c++)
+	for (c = KFT_CNT_FILTER_TIME; c <= KFT_CNT_FILTER_NOTUNDER; c++) {
+		if (kft_filter_given(cfg, c))
+			seq_printf(m, "%s filter count = %lu\n",
+				   kft_filter_names[c], kft_run_counter(c));
 		filtered += kft_run_counter(c);
+	}
 	seq_printf(m, "Total entries filtered = %lu\n", filtered);
 	seq_printf(m, "Entries not found = %lu\n",
 		   kft_run_counter(KFT_CNT_NOT_FOUND));

@@ -234,7 +234,7 @@ static int cmp_ksym(const void *x, const void *y)
  */
 static long save_symbols(const char *log, const char *path)
 {
-	size_t nsyms = 0, cap = 0, naddr = 0, acap = 0, i, len;
+	size_t nsyms = 0, cap = 0, naddr = 0, acap = 0, i, j, len;
 	uint64_t *addrs = NULL, *ga;
 	struct ksym *syms = NULL, *gs;
 	char *text = slurp(proc_syms, &len), *p, *next;
@@ -307,11 +307,15 @@ static long save_symbols(const char *log, const char *path)
 			else
 				hi = mid;
 		}
-		/* And the next: it bounds the function, as in kallsyms. */
-		if (lo)
-			syms[lo - 1].keep = true;
-		if (lo < nsyms)
-			syms[lo].keep = true;
+		/*
+		 * And the next, which bounds the function as in kallsyms;
+		 * with every other name at either address (section markers
+		 * share them), so that the host picks as from all of them.
+		 */
+		for (j = lo; j > 0 && syms[j - 1].addr == syms[lo - 1].addr; j--)
+			syms[j - 1].keep = true;
+		for (j = lo; j < nsyms && syms[j].addr == syms[lo].addr; j++)
+			syms[j].keep = true;
 	}
 	out = fopen(path, "w");
 	if (!out) {

@@ -31,6 +31,16 @@ diff <("$B/addr2sym" -m "$tmp/r.log.syms" "$tmp/r.log" 2>/dev/null) \
 ok $? "record: its symbols resolve the log as all of kallsyms does, with fewer lines"
 grep -q 'trigger stop exit do_fork' "$proc/kft" && tail -c 5 "$proc/kft" | grep -q '^end$'
 ok $? "record: the config goes to /proc/kft, with new and end added"
+# Names sharing an address (riscv64's __sched_text_end and _raw_spin_lock):
+# all kept, so the host picks the same one as from the whole table.
+mkdir -p "$tmp/same"
+: > "$tmp/same/kft"
+printf '0000000000001000 T start\n0000000000002000 T zeta_fn\n0000000000002000 T __a_marker\n0000000000002000 t mid_fn\n0000000000003000 T after\n0000000000003000 T __b_marker\n0000000000009000 T far\n' > "$tmp/same/kallsyms"
+printf -- '------------ ------------ ------ -------- -------- ----\n   1.000   2.000   5 0x2010 0x1010 0\n' > "$tmp/same/kft_data"
+KFT_PROC=$tmp/same "$KFT" record -e '' -o "$tmp/s.log" -- true > /dev/null 2>&1
+diff <("$B/addr2sym" -m "$tmp/s.log.syms" "$tmp/s.log" 2>&1) <("$B/addr2sym" -m "$tmp/same/kallsyms" "$tmp/same/kft_data" 2>&1) &&
+	[ "$(grep -c ' \(zeta_fn\|__a_marker\|mid_fn\|after\|__b_marker\)$' "$tmp/s.log.syms")" = 5 ] && ! grep -q far "$tmp/s.log.syms"
+ok $? "record: every name at a kept address is kept, and resolves as the whole table does"
 printf 'new\nfilter mintime 5\nend\n' > "$tmp/cfg"
 : > "$proc/kft"
 # (A fake /proc/kft is a file: "prime" lands over the config's start.)

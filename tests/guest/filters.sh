@@ -77,8 +77,9 @@ echo prime > /proc/kft
 kft-do fork 5 > /dev/null
 run pid
 
-# filter comm: kft-do and its forks (named kft-do too), not this shell.
-cfg "trigger stop time 30ms
+# filter comm: kft-do and its forks (named kft-do too), not this shell;
+# until kft-do has waited for its first child.
+cfg "trigger stop exit ${SYS}wait4
 filter comm kft-do
 logentries 1000000"
 echo prime > /proc/kft

@@ -164,6 +164,13 @@ static void run_state(int fd, char *state, size_t size)
 	}
 }
 
+/* A state in which the run still logs or waits to (kernel/kft_state.h). */
+static bool state_armed(const char *state)
+{
+	return !strcmp(state, "primed") || !strcmp(state, "starting") ||
+	       !strcmp(state, "triggered");
+}
+
 /* The config as /proc/kft takes it: "new" ... "end" around the text. */
 static char *make_config(const char *text)
 {
@@ -433,15 +440,12 @@ static int record(int argc, char **argv)
 			child_done = 0;
 		}
 		run_state(fd, state, sizeof(state));
-		if (reaped || (strcmp(state, "primed") &&
-				strcmp(state, "triggered") &&
-				strcmp(state, "starting")))
+		if (reaped || !state_armed(state))
 			break;
 		nanosleep(&tick, NULL);
 	}
 	close(fd);
-	if (!strcmp(state, "primed") || !strcmp(state, "triggered") ||
-	    !strcmp(state, "starting"))
+	if (state_armed(state))
 		kft_write("stop", "stop\n", 5);
 	if (!strcmp(state, "primed"))
 		fprintf(stderr, "kft: the start trigger never fired while %s ran\n",

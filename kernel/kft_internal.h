@@ -10,7 +10,9 @@
  *   kft_sites.c    the hooks' call sites, NOPs while no run is armed
  *   kft_run.c      a run's lifecycle, under kft_mutex; errors
  *   kft_boot.c     boot runs, primed before start_kernel()
+ *   kft_log_text.c a run's log as text
  *   kft_proc.c     /proc/kft and /proc/kft_data
+ *   kft_dump.c     the log on the console: kft_dump=panic, kft_dump=TIME
  *   kft_test.c     KUnit tests (tests/unit/ tests the same files on the host)
  */
 #ifndef _KERNEL_KFT_INTERNAL_H
@@ -41,6 +43,8 @@ enum kft_reason {
 	KFT_BY_FULL,
 	KFT_BY_BOOT,		/* a boot run with no start trigger */
 	KFT_BY_UNLOAD,		/* a module it names is unloading */
+	KFT_BY_PANIC,		/* kft_dump=panic, the kernel panicking */
+	KFT_BY_DUMP,		/* kft_dump=TIME */
 };
 
 /* One recorded call: 24 bytes. */
@@ -250,6 +254,8 @@ void kft_run_install(struct kft_run *run);
 int kft_run_prime(void);
 int kft_run_start(void);
 int kft_run_stop(void);
+int kft_run_end(struct kft_run *run, enum kft_reason why);
+bool kft_run_end_at_panic(struct kft_run *run);
 /* Is the code at addr going away?  arg: what is (a module). */
 typedef bool (*kft_gone_fn)(unsigned long addr, const void *arg);
 bool kft_run_forget(kft_gone_fn gone, const void *arg);
@@ -280,6 +286,11 @@ static inline void kft_sites_arm(void) { }
 static inline void kft_sites_disarmed(void) { }
 static inline void kft_sites_show(struct seq_file *m) { }
 #endif
+
+/* kft_log_text.c: a run's log as text, into a seq_file. */
+void kft_log_text_times(struct seq_file *m, const struct kft_run *run);
+void kft_log_text_header(struct seq_file *m, const struct kft_run *run);
+void kft_log_text_line(struct seq_file *m, const struct kft_entry *e);
 
 /* kft_run.c: say why a config or command was refused, also in /proc/kft. */
 __printf(1, 2) void kft_error(const char *fmt, ...);

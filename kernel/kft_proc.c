@@ -8,7 +8,8 @@
  * run.  A refused write returns -EINVAL and says why, with the line and the
  * token, in the kernel log and in /proc/kft.
  *
- * Dependencies: kft_config.c, kft_clock.c, kft_sites.c, kft_run.c.
+ * Dependencies: kft_config.c, kft_clock.c, kft_sites.c, kft_run.c,
+ * kft_log_text.c.
  */
 #include <linux/fs.h>
 #include <linux/init.h>
@@ -160,60 +161,6 @@ static const char *const kft_state_names[] = {
 	[KFT_TRIGGERED] = "triggered",
 };
 
-static void kft_show_reason(struct seq_file *m, enum kft_reason why,
-			    unsigned long fn, u64 time_ns)
-{
-	switch (why) {
-	case KFT_BY_USER:
-		seq_puts(m, "user action");
-		break;
-	case KFT_BY_ENTRY:
-		seq_printf(m, "entry to function %ps", (void *)fn);
-		break;
-	case KFT_BY_EXIT:
-		seq_printf(m, "exit from function %ps", (void *)fn);
-		break;
-	case KFT_BY_TIME:
-		seq_printf(m, "time at %llu usec", div_u64(time_ns, 1000));
-		break;
-	case KFT_BY_FULL:
-		seq_puts(m, "log full");
-		break;
-	case KFT_BY_BOOT:
-		seq_puts(m, "kernel start");
-		break;
-	case KFT_BY_UNLOAD:
-		seq_puts(m, "unloading a module it names");
-		break;
-	default:
-		seq_puts(m, "nothing");
-		break;
-	}
-}
-
-static void kft_show_times(struct seq_file *m, const struct kft_run *run)
-{
-	u64 start = kft_time_ns(run, run->start_ns);
-	u64 stop = kft_time_ns(run, run->stop_ns);
-
-	if (run->start_reason) {
-		seq_printf(m, "Logging started at %llu usec by ",
-			   div_u64(start, 1000));
-		kft_show_reason(m, run->start_reason, run->start_fn, start);
-		seq_putc(m, '\n');
-	} else {
-		seq_puts(m, "Logging not started\n");
-	}
-	if (run->stop_reason) {
-		seq_printf(m, "Logging stopped at %llu usec by ",
-			   div_u64(stop, 1000));
-		kft_show_reason(m, run->stop_reason, run->stop_fn, stop);
-		seq_putc(m, '\n');
-	} else {
-		seq_puts(m, "Logging not stopped\n");
-	}
-}
-
 static int kft_status_show(struct seq_file *m, void *v)
 {
 	static const char *const counter_names[KFT_CNT_NR] = {
@@ -252,7 +199,7 @@ static int kft_status_show(struct seq_file *m, void *v)
 	if (run->origin)
 		seq_printf(m, "boot run from %s (times from kernel start)\n",
 			   run->origin);
-	kft_show_times(m, run);
+	kft_log_text_times(m, run);
 	if (run->cfg.watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
 		seq_printf(m, "lowest stack: %lu bytes left\n", run->lowest_stack);
 	if (IS_ENABLED(CONFIG_KFT_NOP_SITES))
@@ -297,105 +244,7 @@ static const struct proc_ops kft_proc_ops = {
 	.proc_release = single_release,
 };
 
-/* /proc/kft_data: a header, then one line per logged call. */
-
-/* The header's name of each filter's counter, in the original's words. */
-static const char *const kft_filter_names[] = {
-	[KFT_CNT_FILTER_TIME] = "Execution time",
-	[KFT_CNT_FILTER_NOINTS] = "No Interrupt functions",
-	[KFT_CNT_FILTER_ONLYINTS] = "Only Interrupt functions",
-	[KFT_CNT_FILTER_FUNCLIST] = "Function List",
-	[KFT_CNT_FILTER_PID] = "Pid",
-	[KFT_CNT_FILTER_COMM] = "Comm",
-	[KFT_CNT_FILTER_CHILDREN] = "Children",
-	[KFT_CNT_FILTER_DEPTH] = "Depth",
-	[KFT_CNT_FILTER_NOTUNDER] = "Notunder",
-};
-
-/* Does the config use the filter counted by c? */
-static bool kft_filter_given(const struct kft_config *cfg, int c)
-{
-	switch (c) {
-	case KFT_CNT_FILTER_TIME:	return cfg->mintime_ns || cfg->maxtime_ns;
-	case KFT_CNT_FILTER_NOINTS:	return cfg->noints;
-	case KFT_CNT_FILTER_ONLYINTS:	return cfg->onlyints;
-	case KFT_CNT_FILTER_FUNCLIST:	return cfg->nfuncs;
-	case KFT_CNT_FILTER_PID:	return cfg->pid_set;
-	case KFT_CNT_FILTER_COMM:	return cfg->comm[0];
-	case KFT_CNT_FILTER_CHILDREN:	return cfg->children;
-	case KFT_CNT_FILTER_DEPTH:	return cfg->depth_set;
-	case KFT_CNT_FILTER_NOTUNDER:	return cfg->nnotunder;
-	}
-	return false;
-}
-
-static void kft_data_header(struct seq_file *m, struct kft_run *run)
-{
-	const struct kft_config *cfg = &run->cfg;
-	unsigned long filtered = 0;
-	int c;
-
-	seq_printf(m, "\nKernel Instrumentation Run ID %u\n\n", run->id);
-	/* Lets addr2sym undo KASLR with an unrandomised System.map. */
-	seq_printf(m, "Kernel text base 0x%lx\n", kft_text_base);
-	kft_show_times(m, run);
-	if (cfg->mintime_ns)
-		seq_printf(m, "\n%llu usecs minimum execution time\n",
-			   div_u64(cfg->mintime_ns, 1000));
-	if (cfg->maxtime_ns)
-		seq_printf(m, "%llu usecs maximum execution time\n",
-			   div_u64(cfg->maxtime_ns, 1000));
-	seq_puts(m, "\nFilter Counters:\n\n");
-	for (c = KFT_CNT_FILTER_TIME; c <= KFT_CNT_FILTER_NOTUNDER; c++) {
-		if (kft_filter_given(cfg, c))
-			seq_printf(m, "%s filter count = %lu\n",
-				   kft_filter_names[c], kft_run_counter(c));
-		filtered += kft_run_counter(c);
-	}
-	seq_printf(m, "Total entries filtered = %lu\n", filtered);
-	seq_printf(m, "Entries not found = %lu\n",
-		   kft_run_counter(KFT_CNT_NOT_FOUND));
-	seq_printf(m, "Entries lost = %lu\n",
-		   kft_run_counter(KFT_CNT_LOST_FULL) +
-		   kft_run_counter(KFT_CNT_LOST_DEPTH));
-	if (cfg->watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
-		seq_printf(m, "Lowest stack seen = %lu bytes left\n",
-			   run->lowest_stack);
-	seq_printf(m, "\nNumber of entries after filters = %lu\n\n\n",
-		   run->nr_logged);
-	if (kft_state_armed(READ_ONCE(kft_state))) {
-		seq_puts(m, "Run still armed: write 'stop' to /proc/kft to read its log\n");
-		return;
-	}
-	seq_printf(m, "%12s %12s %6s %18s %18s %4s\n",
-		   "Entry", "Delta", "PID", "Function", "Caller", "CPU");
-	seq_puts(m, "------------ ------------ ------ ------------------ ------------------ ----\n");
-}
-
-static void kft_data_line(struct seq_file *m, const struct kft_entry *e)
-{
-	u64 t = e->time_cpu & KFT_TIME_MASK;
-	unsigned int cpu = e->time_cpu >> KFT_TIME_BITS;
-	char delta[24];
-	u32 rem;
-	u64 us;
-
-	if (e->delta == KFT_DELTA_OPEN) {
-		strscpy(delta, "-1", sizeof(delta));
-	} else if (e->delta == KFT_DELTA_STACK) {
-		strscpy(delta, "-2", sizeof(delta));
-	} else if (e->delta & KFT_DELTA_US) {
-		snprintf(delta, sizeof(delta), "%u.000",
-			 e->delta & ~KFT_DELTA_US);
-	} else {
-		us = div_u64_rem(e->delta, 1000, &rem);
-		snprintf(delta, sizeof(delta), "%llu.%03u", us, rem);
-	}
-	us = div_u64_rem(t, 1000, &rem);
-	seq_printf(m, "%8llu.%03u %12s %6d 0x%016lx 0x%016lx %4u\n",
-		   us, rem, delta, e->pid, kft_addr(e->fn), kft_addr(e->site),
-		   cpu);
-}
+/* /proc/kft_data: a header, then one line per logged call (kft_log_text.c). */
 
 static void *kft_data_start(struct seq_file *m, loff_t *pos)
 {
@@ -422,9 +271,9 @@ static void kft_data_stop(struct seq_file *m, void *v)
 static int kft_data_show(struct seq_file *m, void *v)
 {
 	if (v == SEQ_START_TOKEN)
-		kft_data_header(m, m->private);
+		kft_log_text_header(m, m->private);
 	else
-		kft_data_line(m, v);
+		kft_log_text_line(m, v);
 	return 0;
 }
 

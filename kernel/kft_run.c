@@ -258,9 +258,10 @@ int kft_run_start(void)
 	return 0;
 }
 
-/* Stop an armed run, for why (user action, or unloading a module). */
-static int kft_run_end(struct kft_run *run, enum kft_reason why)
+/* Stop an armed run, for why: user action, unloading a module, kft_dump=. */
+int kft_run_end(struct kft_run *run, enum kft_reason why)
 {
+	lockdep_assert_held(&kft_mutex);
 	for (;;) {
 		if (kft_state_move(KFT_TRIGGERED, KFT_COMPLETE)) {
 			run->stop_ns = kft_clock();
@@ -439,19 +440,14 @@ static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e,
 /*
  * Make a stopped run's log readable, once: log the calls still open, squeeze
  * out the slots CPUs reserved but did not fill, convert a boot run's cycles
- * to ns, and sort by entry time.
+ * to ns, and sort by entry time.  No CPU is in a hook that could log.
  */
-void kft_run_finish(struct kft_run *run)
+static void kft_run_finish_log(struct kft_run *run)
 {
 	unsigned long i, n = 0, used;
 	u32 khz = 0;
 	int cpu;
 
-	lockdep_assert_held(&kft_mutex);
-	if (run->finished || kft_state_armed(READ_ONCE(kft_state)) ||
-	    !run->start_reason)
-		return;
-	kft_sync();
 	kft_log_open_frames(run);
 	if (run->clock_raw) {
 		khz = kft_arch_boot_cycles_khz();
@@ -488,6 +484,40 @@ void kft_run_finish(struct kft_run *run)
 	}
 	run->nr_logged = n;
 	run->finished = true;
+}
+
+void kft_run_finish(struct kft_run *run)
+{
+	lockdep_assert_held(&kft_mutex);
+	if (run->finished || kft_state_armed(READ_ONCE(kft_state)) ||
+	    !run->start_reason)
+		return;
+	kft_sync();
+	kft_run_finish_log(run);
+}
+
+/*
+ * The kernel is panicking (kft_dump=panic): the other CPUs are stopped,
+ * maybe inside a hook or holding kft_mutex.  Stop the run and make its log
+ * readable without waiting for either, and leave the call sites as they
+ * are: patching code is no job for a dying kernel.  False if the log
+ * cannot be read: the run never started, or is mid-change.
+ */
+bool kft_run_end_at_panic(struct kft_run *run)
+{
+	if (mutex_is_locked(&kft_mutex) || !run->start_reason)
+		return false;
+	if (kft_state_move(KFT_TRIGGERED, KFT_COMPLETE)) {
+		run->stop_ns = kft_clock();
+		run->stop_reason = KFT_BY_PANIC;
+		run->stop_fn = 0;
+	} else if (!kft_state_move(KFT_PRIMED, KFT_COMPLETE) &&
+		   READ_ONCE(kft_state) != KFT_COMPLETE) {
+		return false;	/* a CPU was stopped inside kft_start() */
+	}
+	if (!run->finished)
+		kft_run_finish_log(run);
+	return true;
 }
 
 struct kft_match {

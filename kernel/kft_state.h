@@ -17,7 +17,9 @@
  *   STARTING              TRIGGERED   ... its time base is set   kft_start()
  *   TRIGGERED             PRIMED      stop trigger, autorepeat   kft_stop()
  *   TRIGGERED             COMPLETE    stop trigger, log full     kft_stop()
- *   PRIMED, TRIGGERED     COMPLETE    "stop", module unloading   kft_run_end()
+ *   PRIMED, TRIGGERED     COMPLETE    "stop", module unloading,  kft_run_end()
+ *                                     kft_dump= time
+ *   PRIMED, TRIGGERED     COMPLETE    kft_dump=panic             kft_run_end_at_panic()
  *   CONFIGURED, COMPLETE  CONFIGURED  "clear"                    kft_run_clear()
  *
  * The hooks work from PRIMED to TRIGGERED, kft_state_armed(): in PRIMED

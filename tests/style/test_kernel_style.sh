@@ -23,8 +23,9 @@ objs=$(git ls-files kernel | grep -E '\.c$' | sed 's/\.c$/.o/')
 [ ! -s "$report" ]
 ok $? "checkpatch.pl --strict is clean on $(echo $files | wc -w) files"
 cat "$report"
-grep -q '^	kft=' "$ksrc/Documentation/admin-guide/kernel-parameters.txt"
-ok $? "kft= is documented in Documentation/admin-guide/kernel-parameters.txt"
+grep -q '^	kft=' "$ksrc/Documentation/admin-guide/kernel-parameters.txt" &&
+	grep -q '^	kft_dump=' "$ksrc/Documentation/admin-guide/kernel-parameters.txt"
+ok $? "kft= and kft_dump= are documented in Documentation/admin-guide/kernel-parameters.txt"
 
 # Not KFT's: arm64's vDSO, which make checks on the way (sparse); arm64's
 # this_cpu_sub() casts its constant to every size, one branch per size,

@@ -732,6 +732,43 @@ static void test_scope(void)
 }
 
 /* Only the changes kft_state.h lists happen: the others are refused. */
+/* kft_dump=panic: the run ends where it stands, without waiting for a lock. */
+static void test_end_at_panic(void)
+{
+	struct kft_run *run;
+	const struct kft_entry *e;
+
+	t1.next = NULL;
+	shim_tasks = &t1;
+	run = load("new\ntrigger start entry fn_a\nend\n");
+	tap_ok(!kft_run_end_at_panic(run) && kft_state == KFT_CONFIGURED,
+	       "panic: a run never started is left alone");
+	cmd(kft_run_prime);
+	run_task(&t1, 0);
+	enter(A);
+	tick(5);
+	call(B, 20);
+	enter(C);
+	tick(7);
+	mutex_lock(&kft_mutex);
+	tap_ok(!kft_run_end_at_panic(run) && kft_state == KFT_TRIGGERED,
+	       "panic: with kft_mutex held (a stopped CPU may be changing the run) nothing is touched");
+	mutex_unlock(&kft_mutex);
+	tap_ok(kft_run_end_at_panic(run) && kft_state == KFT_COMPLETE &&
+	       run->stop_reason == KFT_BY_PANIC && run->finished,
+	       "panic: a triggered run ends by panic, its log finished");
+	e = nth(run, C, 0);
+	tap_ok(run->nr_logged == 3 && len(nth(run, B, 0)) == 20 &&
+	       e && e->delta == KFT_DELTA_OPEN &&
+	       nth(run, A, 0)->delta == KFT_DELTA_OPEN &&
+	       at(nth(run, A, 0)) < at(nth(run, B, 0)),
+	       "panic: the calls open at the panic are logged -1, in entry order");
+	tap_ok(kft_run_end_at_panic(run) && run->nr_logged == 3,
+	       "panic: a second panic end changes nothing");
+	leave(C);
+	leave(A);
+}
+
 static void test_state_table(void)
 {
 	int from, to, n = 0, refused = 0, warned = shim_warnings;
@@ -782,6 +819,7 @@ int main(void)
 	test_replace_and_clear();
 	test_forget_unloaded();
 	test_scope();
+	test_end_at_panic();
 	test_state_table();
 	tap_ok(!shim_warnings, "no WARN in any test (%d)", shim_warnings);
 	return tap_done();

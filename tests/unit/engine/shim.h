@@ -96,6 +96,7 @@ struct mutex { int locked; };
 #define DEFINE_MUTEX(m)			struct mutex m
 #define mutex_lock(m)			(assert(!(m)->locked), (m)->locked = 1)
 #define mutex_unlock(m)			(assert((m)->locked), (m)->locked = 0)
+#define mutex_is_locked(m)		((m)->locked)
 #define lockdep_assert_held(m)		assert((m)->locked)
 
 #define preempt_disable()		do { } while (0)

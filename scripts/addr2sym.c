@@ -10,6 +10,10 @@
  * was randomised (KASLR) carries its text base in the header ("Kernel text
  * base 0x..."); the difference to the map's _text is applied to every
  * lookup.  --offset sets it by hand.
+ *
+ * A capture of the console that kft_dump= printed a log on (a serial log)
+ * is read too: the log is taken out of it (scripts/kft/console.c) and
+ * translated alone.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kft/console.h"
 #include "kft/symtab.h"
 
 #define KFT_VERSION "2.0"
@@ -552,39 +557,76 @@ static int translate_data(struct a2s *a, FILE *in, FILE *out)
 	return 0;
 }
 
-/* The header up to and with the column titles; then the data lines. */
+/*
+ * A console capture (kft_dump=): the log in it, translated alone.  Its
+ * lines are numbered within the log in messages, after "(kft_dump)".
+ */
+static int translate_capture(struct a2s *a, FILE *in, FILE *out,
+			     int64_t offset, char *line, size_t len);
+
+/*
+ * The header up to and with the column titles, then the data lines.  The
+ * header is held until its end: a console capture's boot messages before
+ * the log are no part of it.
+ */
 static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 {
-	char *line = NULL, *held = NULL;
-	bool header = true;
-	size_t cap = 0;
+	char *line = NULL, *held = NULL, *pending = NULL;
+	size_t cap = 0, pending_len = 0;
+	FILE *header = open_memstream(&pending, &pending_len);
+	struct kft_console con = { 0 };
+	bool in_header = true;
+	ssize_t got;
+	char *p;
+	size_t n;
 	int ret = 0;
 
+	if (!header) {
+		fprintf(stderr, "addr2sym: out of memory\n");
+		return 1;
+	}
 	if (a->offset_given)
 		a->st.bias = offset;
-	while (header && getline(&line, &cap, in) > 0) {
+	while (in_header && (got = getline(&line, &cap, in)) > 0) {
 		a->lineno++;
+		if (kft_console_line(&con, line, got, &p, &n) != KFT_CONSOLE_NONE) {
+			fclose(header);
+			free(pending);
+			free(held);
+			ret = translate_capture(a, in, out, offset, line, got);
+			free(line);
+			return ret;
+		}
 		/* An offset given on the command line wins over the log's. */
 		if (kft_log_header_line(line, a->offset_given ? NULL : &a->st)) {
+			fclose(header);
+			fwrite(pending, 1, pending_len, out);
 			column_header(held ? held : "", line, out);
-			header = false;
+			in_header = false;
 			break;
 		}
 		if (held)
-			fputs(held, out);
+			fputs(held, header);
 		free(held);
 		held = strdup(line);
 		if (!held) {
 			fprintf(stderr, "addr2sym: out of memory\n");
+			fclose(header);
+			free(pending);
 			free(line);
 			return 1;
 		}
 	}
-	if (held && header)
-		fputs(held, out);
+	if (in_header) {
+		if (held)
+			fputs(held, header);
+		fclose(header);
+		fwrite(pending, 1, pending_len, out);
+	}
+	free(pending);
 	free(held);
 	free(line);
-	if (!header)
+	if (!in_header)
 		ret = translate_data(a, in, out);
 	if (ferror(in)) {
 		fprintf(stderr, "addr2sym: %s: %s\n", a->path, strerror(errno));
@@ -593,6 +635,33 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 	if (a->lineno == 0)
 		fprintf(stderr, "addr2sym: %s: empty log\n", a->path);
 	/* A line warned about is kept as it was: nothing is lost. */
+	return ret;
+}
+
+static int translate_capture(struct a2s *a, FILE *in, FILE *out,
+			     int64_t offset, char *line, size_t len)
+{
+	const char *path = a->path;
+	char *dumped;
+	FILE *log;
+	int ret;
+
+	log = kft_console_extract(in, path, line, len, a->lineno);
+	if (!log)
+		return 1;
+	dumped = malloc(strlen(path) + sizeof(" (kft_dump)"));
+	if (!dumped) {
+		fprintf(stderr, "addr2sym: out of memory\n");
+		fclose(log);
+		return 1;
+	}
+	sprintf(dumped, "%s (kft_dump)", path);
+	a->path = dumped;
+	a->lineno = 0;
+	ret = translate(a, log, out, offset);
+	a->path = path;
+	free(dumped);
+	fclose(log);
 	return ret;
 }
 
@@ -623,6 +692,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int c, ret;
 
+	a = (struct a2s){ .path = "<stdin>" };	/* main may run again: fuzz_addr2sym */
 	while ((c = getopt_long(argc, argv, "m:e:o:j:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm': map = optarg; break;

@@ -371,27 +371,54 @@ static void check_order(struct kft_log_reader *r, struct kft_call *c)
 	r->any = true;
 }
 
+/* A console capture: the dump's lines; false for a line to skip. */
+static bool console_line(struct kft_log_reader *r, char **line, size_t *len)
+{
+	switch (kft_console_line(&r->console, r->buf, *len, line, len)) {
+	case KFT_CONSOLE_LINE:
+		return true;
+	case KFT_CONSOLE_BEGIN:		/* a log's header follows */
+		r->in_data = false;
+		/* fall through */
+	case KFT_CONSOLE_END:
+		if (r->console.what[0])
+			kft_log_warn(r, r->console.what);
+		return false;
+	case KFT_CONSOLE_NONE:
+		break;
+	}
+	*line = r->buf;
+	return !r->console.seen;	/* a capture's other lines: the kernel's */
+}
+
 bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 {
-	ssize_t len;
+	ssize_t got;
+	size_t len;
+	char *line;
 
-	while ((len = getline(&r->buf, &r->cap, r->f)) > 0) {
+	while ((got = getline(&r->buf, &r->cap, r->f)) > 0) {
 		r->lineno++;
+		len = got;
+		if (!console_line(r, &line, &len))
+			continue;
 		if (r->in_data) {
-			if (data_line(r, r->buf, len, c)) {
+			if (data_line(r, line, len, c)) {
 				check_order(r, c);
 				return true;
 			}
 			continue;
 		}
-		if (memchr(r->buf, '\0', len))
+		if (memchr(line, '\0', len))
 			continue;	/* a header line: nothing to misread */
-		if (kft_log_header_line(r->buf, r->st))
+		if (kft_log_header_line(line, r->st))
 			r->in_data = true;
 	}
 	if (ferror(r->f)) {
 		fprintf(stderr, "%s: %s\n", r->path, strerror(errno));
 		r->failed = true;
 	}
+	if (!kft_console_eof(&r->console))
+		kft_log_warn(r, r->console.what);
 	return false;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "console.h"
 #include "symtab.h"
 
 #define KFT_DELTA_OPEN	(-1.0)	/* exit not seen */
@@ -59,6 +60,7 @@ struct kft_log_reader {
 	bool in_data;			/* past the dashed header line */
 	bool decimals;			/* entry times have decimals */
 	bool quiet;
+	struct kft_console console;	/* a console capture's dump */
 	char *buf;
 	size_t cap;
 };
@@ -67,7 +69,8 @@ void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
 		  struct kft_symtab *st, struct kft_names *names);
 /*
  * Next call of the log; false at the end.  Header lines are skipped (and
- * give the symbol table its KASLR offset); a malformed line is a warning
+ * give the symbol table its KASLR offset); in a console capture, all but
+ * the lines kft_dump= printed (console.h); a malformed line is a warning
  * with its line number, and is skipped; so is a line with a NUL byte, a
  * time that is not finite or beyond 104 days, or a CPU beyond 65535.
  */

@@ -9,6 +9,7 @@
 #   fuzz_symtab    System.map / kallsyms / ELF readers, lookups checked
 #   fuzz_mkkftrun  mkkftrun on any kftstatic.conf
 #   fuzz_kft       kft (the target's recorder) on any log and kallsyms
+#   fuzz_addr2sym  addr2sym on any log or console capture
 # The tools' own output (kd's text, warnings) is muted: -close_fd_mask=3.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,4 +45,5 @@ fuzz kd 8192 "kd's reader, tree builder and every output mode"
 fuzz symtab 8192 "symbol maps, kallsyms and ELF symbol tables (lookups consistent)"
 fuzz mkkftrun 8192 "mkkftrun (written only without NUL bytes)"
 fuzz kft 8192 "kft's log and kallsyms readers, config wrapping"
+fuzz addr2sym 8192 "addr2sym on any log, console captures too"
 tap_done

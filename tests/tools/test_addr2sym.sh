@@ -111,6 +111,34 @@ done
 [ $? -eq 2 ] && grep -q "bad --jobs '0'" "$tmp/err"
 ok $? "--jobs 0: usage error"
 
+# A console capture (kft_dump=): the log behind printk's prefix, CRLF line
+# ends, the kernel's own lines before, inside and after it.
+capture() {	# capture LOG [DROP-LINE]: the capture on stdout
+	awk -v drop="${2:-0}" '
+		BEGIN { printf "[    0.000000] Linux version 6.12\r\n[    0.100000] -------- not a header\r\n" }
+		{ n++ } n == drop { next }
+		n == 1 { printf "[    2.000000] kft_dump begin: run 3, 9 calls, at panic\r\n" }
+		n == 10 { printf "[    2.100000] random: crng init done\r\n" }
+		{ printf "[    2.%06d] kft_dump: %s\r\n", n, $0 }
+		END { printf "[    3.000000] kft_dump end: run 3, %d lines\r\n[    3.1] ---[ end Kernel panic ]---\r\n", n }' "$1"
+}
+capture $fx/raw.log > "$tmp/capture.log"
+"$A2S" -m $fx/System.map "$tmp/capture.log" > "$tmp/out" 2> "$tmp/err"
+ok $? "a console capture: resolved"
+diff -u $fx/resolved.expected "$tmp/out"
+ok $? "a console capture: the log alone comes out, as from /proc/kft_data"
+echo "addr2sym: $tmp/capture.log (kft_dump):22: no function and caller addresses; line kept" |
+	diff -u - "$tmp/err"
+ok $? "a console capture: a malformed line is warned about by its line in the log"
+capture $fx/raw.log 20 > "$tmp/capture.log"
+"$A2S" -m $fx/System.map "$tmp/capture.log" 2> "$tmp/err" > /dev/null
+grep -q "capture.log:26: run 3's dump: the console lost 1 of its 22 lines" "$tmp/err"
+ok $? "a console capture missing a line: said, with the count"
+capture $fx/raw.log | head -n 20 > "$tmp/capture.log"
+"$A2S" -m $fx/System.map "$tmp/capture.log" 2> "$tmp/err" > /dev/null
+grep -q "capture.log: the capture ends inside run 3's dump, after 16 lines of it" "$tmp/err"
+ok $? "a console capture cut inside the dump: said"
+
 "$A2S" --help | grep -q '^usage: addr2sym'
 ok $? "--help"
 "$A2S" --version | grep -q 'addr2sym (KFT)'

@@ -224,4 +224,39 @@ ok $? "mkkftrun reads a /proc file to its end (not by its size 0)"
 run pipe sh -c "cat '$tmp/ok.conf' | '$MKR' - '$tmp/pipe.c'"
 [ $rc -eq 0 ] && grep -q 'start_kernel' "$tmp/pipe.c"
 ok $? "mkkftrun reads a pipe ('-')"
+# --- console captures (kft_dump=) -------------------------------------------
+python3 - "$tmp" "$hdr" <<'PY'
+import sys
+d, hdr = sys.argv[1], sys.argv[2]
+line = " 1.000 2.000 5 0xffffffff81001000 0xffffffff81000040 0"
+def cap(name, body):
+    open(f"{d}/{name}", "wb").write(body)
+# the end line's count out of range, a begin line with no run id
+cap("c-huge.log", b"kft_dump begin: run x\nkft_dump: " + hdr.encode() + b"\nkft_dump: " + line.encode() +
+    b"\nkft_dump end: run 0, 99999999999999999999999999 lines\n")
+# NUL bytes before, inside and after the tag
+cap("c-nul.log", b"kft_dump begin: run 1\nkft_dump: " + hdr.encode() + b"\n\0kft_dump: " + line.encode() +
+    b"\nkft_\0dump: x\nkft_dump: " + line.encode() + b"\0tail\nkft_dump end: run 1, 4 lines\n")
+# 20,000 dumps of one line each, begin lines without end lines
+cap("c-many.log", b"".join(b"[ 1.0] kft_dump begin: run %d, 1 calls\r\nkft_dump: %s\r\nkft_dump: %s\r\n" %
+    (i, hdr.encode(), line.encode()) for i in range(20000)))
+# a tag alone, tags in tags, a 1 MB line behind the tag
+cap("c-odd.log", b"kft_dump\nkft_dump:\nkft_dump: kft_dump: kft_dump end: run 1, 1 lines\n" +
+    b"kft_dump: " + b"x" * 1000000 + b"\nkft_dump end: run 1, 1 lines\n")
+PY
+for c in huge nul many odd; do
+	run "c-$c-kd" "$KD" -m $fx/System.map "$tmp/c-$c.log"
+	rc_kd=$rc
+	run "c-$c-a2s" "$A2S" -m $fx/System.map "$tmp/c-$c.log"
+	[ $rc_kd -le 1 ] && [ $rc -le 1 ] && [ -s "$tmp/c-$c-kd.err" ] && [ -s "$tmp/c-$c-a2s.err" ]
+	ok $? "console capture $c: kd and addr2sym warn and finish ($(head -n 1 "$tmp/c-$c-kd.err" | sed "s|$tmp/||" | cut -c1-80))"
+done
+grep -q "c-huge.log:4: a dump's end line without its run id and line count" "$tmp/c-huge-kd.err" &&
+	grep -q "c-huge.log:1: a dump's begin line without a run id" "$tmp/c-huge-kd.err"
+ok $? "console capture: a count beyond 64 bits and a begin line without a run id are said, by line"
+grep -q "c-many.log: 20000 warnings in all" "$tmp/c-many-kd.err" &&
+	[ "$(grep -c "dump has no end line" "$tmp/c-many-a2s.err")" = 20 ] &&
+	grep -q "c-many.log: further problems of the capture not shown" "$tmp/c-many-a2s.err" &&
+	[ "$(grep -c "^ *1.000 *2.000 *5 *start_kernel" "$tmp/c-many-a2s.out")" = 20000 ]
+ok $? "console capture: 20,000 dumps without end lines, each counted (20 said); every line still read"
 tap_done

@@ -251,6 +251,24 @@ ok $? "raw log resolved with -m"
 grep -q '     10.000      7.500       5 start_kernel' "$tmp/raw.out"
 ok $? "sub-microsecond times keep their fraction"
 
+# A console capture (kft_dump=): the log behind printk's prefix, CRLF line
+# ends, the kernel's own lines around and inside it.
+awk 'BEGIN { printf "[    0.000000] Linux version 6.12\r\n" }
+	{ n++ } n == 1 { printf "[    2.0] kft_dump begin: run 0, 9 calls, at panic\r\n" }
+	n == 30 { printf "[    2.1] random: crng init done\r\n" }
+	{ printf "[    2.%06d] kft_dump: %s\r\n", n, $0 }
+	END { printf "[    3.0] kft_dump end: run 0, %d lines\r\n[    3.1] ---[ end Kernel panic ]---\r\n", n }' \
+	$fx/nested.log > "$tmp/capture.log"
+"$KD" "$tmp/capture.log" > "$tmp/out" 2> "$tmp/err"
+[ $? = 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/out" $fx/summary.expected
+ok $? "a console capture: the log in it, as if read from /proc/kft_data"
+"$KD" -c "$tmp/capture.log" | cmp -s - <("$KD" -c $fx/nested.log)
+ok $? "a console capture: the same call tree"
+head -n 12 "$tmp/capture.log" > "$tmp/cut.log"
+"$KD" "$tmp/cut.log" > /dev/null 2> "$tmp/err"
+grep -q "cut.log:12: the capture ends inside run 0's dump, after 10 lines of it" "$tmp/err"
+ok $? "a console capture cut short: said"
+
 # Errors.
 printf -- '--------\n 1 2 3\n garbage here x y z\n 5.0 1.0 7 f caller 0\n' > "$tmp/bad.log"
 "$KD" "$tmp/bad.log" > "$tmp/out" 2> "$tmp/err"

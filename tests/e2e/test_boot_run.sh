@@ -10,6 +10,10 @@
 #    on the same kernel, kft= taking precedence (a funclist of functions
 #    that run early in setup_arch(): on x86, before the TSC is calibrated)
 #    and kft=off;
+#  - boots that never reach user space, with kft_dump=: one that hangs
+#    (pid 1 asleep for ever in prepare_namespace(), rootdelay=) printed
+#    at a time, one that panics (no working init) printed at the panic;
+#    the host tools read the log back from the captured console;
 # and on x86_64:
 #  - a kftstatic.conf naming static functions, and one with an error,
 #    which must fail the kernel build naming its line.
@@ -133,6 +137,63 @@ boot_report_checks() {
 	ok $? "$label: kd --boot's initcalls are initcall_debug's, in order; $(awk '$2 >= 5000' "$out/initcall_debug.txt" | wc -l) over 5 ms, the longest as long"
 }
 
+# dump_checks LABEL OUT KDIR HOW: the log kft_dump= printed on OUT's console,
+# read back by the host tools, is whole and checks out.
+dump_checks() {
+	local label="$KFT_ARCH $1" out=$2 kdir=$3 how=$4 lines logged
+	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/console.log" \
+		> "$out/dump.sym" 2> "$out/dump.err"
+	[ $? = 0 ] && [ ! -s "$out/dump.err" ]
+	ok $? "$label: addr2sym takes the log out of the captured console, no line lost $(head -c 300 "$out/dump.err")"
+	lines=$(tr -d '\r' < "$out/console.log" | sed -n 's/.*kft_dump end: run 0, \([0-9]*\) lines$/\1/p')
+	[ -n "$lines" ] && [ "$lines" = "$(grep -c 'kft_dump: ' "$out/console.log")" ]
+	ok $? "$label: the dump's end line counts the lines the console shows (${lines:-none})"
+	logged=$(sed -n 's/^Number of entries after filters = //p' "$out/dump.sym")
+	[ "${logged:-0}" -gt 100 ] &&
+	[ "$logged" = "$(awk '/^------/ { d = 1; next } d && NF >= 6' "$out/dump.sym" | wc -l)" ] &&
+	grep -q '^Entries lost = 0$' "$out/dump.sym"
+	ok $? "$label: all $logged calls the header counts are in the dump, none lost"
+	grep -q "^Logging stopped at [0-9]* usec by $how\$" "$out/dump.sym"
+	ok $? "$label: the run was stopped by $how"
+	"$BUILD/asan/kd" -m "$kdir/System.map" --boot "$out/console.log" > "$out/dump.report" 2> "$out/dump.kderr" &&
+		[ ! -s "$out/dump.kderr" ] && grep -q 'no first user program' "$out/dump.report"
+	ok $? "$label: kd --boot reads the captured console: a boot with no user program"
+}
+
+# A boot that never reaches user space, its log printed on the console.
+dump_test() {
+	local kdir=$1 out at
+	out=$E2E/$(kft_arch_name boot dump-hang gcc)
+	# pid 1 waits rootdelay= seconds before mounting a root (rdinit= is
+	# not in the initramfs): for ever, here.  Printed at 10 s.
+	tests/lib/qemu-run.sh -x 'kft_dump end: ' \
+		-a "rdinit=/nope rootdelay=100000 kft_dump=10s" "$kdir" "$out" none
+	ok $? "$KFT_ARCH kft_dump=10s: a boot that hangs prints the boot run's log" || return
+	dump_checks "kft_dump=10s" "$out" "$kdir" "kft_dump= time"
+	at=$(sed -n 's/^Logging stopped at \([0-9]*\) usec.*/\1/p' "$out/dump.sym")
+	[ "${at:-0}" -ge 10000000 ] && [ "$at" -lt 30000000 ]
+	ok $? "$KFT_ARCH kft_dump=10s: stopped 10 s after the kernel started ($at us)"
+	awk '/^------/ { d = 1; next } d && $2 == -1 && $3 == 1 { open[$4] = 1 }
+		END { exit !(open["kernel_init"] && open["kernel_init_freeable"] &&
+			     open["prepare_namespace"] && open["msleep"]) }' "$out/dump.sym"
+	ok $? "$KFT_ARCH kft_dump=10s: where it hangs: pid 1 in kernel_init -> kernel_init_freeable -> prepare_namespace -> msleep, never returned"
+
+	out=$E2E/$(kft_arch_name boot dump-panic gcc)
+	# No init at all: the kernel panics in pid 1.  A run with no stop
+	# trigger: the panic stops it.
+	tests/lib/qemu-run.sh -x 'kft_dump end: ' \
+		-a "kft=\"trigger start entry start_kernel filter mintime 500\" rdinit=/nope init=/nope kft_dump=panic" \
+		"$kdir" "$out" none
+	ok $? "$KFT_ARCH kft_dump=panic: a boot that panics prints the boot run's log" || return
+	awk '/Kernel panic - not syncing/ { p = NR } /kft_dump begin: run 0, [0-9]+ calls, at panic/ { b = NR }
+		END { exit !(p && b > p) }' "$out/console.log"
+	ok $? "$KFT_ARCH kft_dump=panic: the dump follows the panic message"
+	dump_checks "kft_dump=panic" "$out" "$kdir" "kernel panic"
+	awk '/^------/ { d = 1; next } d && $2 == -1 && $3 == 1 { open[$4] = 1 }
+		END { exit !(open["kernel_init"] && open["panic"]) }' "$out/dump.sym"
+	ok $? "$KFT_ARCH kft_dump=panic: where it died: pid 1 in kernel_init -> ... -> panic, never returned"
+}
+
 # The run given on the command line, to a kernel without a static run.
 cmdline_test() {
 	local kdir out=$E2E/$(kft_arch_name boot cmdline gcc)
@@ -189,6 +250,8 @@ static_test() {
 	boot "kft=off" "$kdir" "$off" 1 control_none "kft=off"
 	grep -q '^No logging run registered' "$off/control_none.out" 2>/dev/null
 	ok $? "$KFT_ARCH kft=off boots without the static run"
+
+	dump_test "$kdir"
 }
 
 staticfn_test() {

@@ -9,7 +9,9 @@
 # one is, whether it comes in before or during a run - and be left alone
 # once it is unloaded.  A run triggered by the module's own function must
 # trace the module's calls, resolved through the guest's /proc/kallsyms;
-# a run naming its function must stop when it unloads.
+# a run naming its function must stop when it unloads.  Loaded so that its
+# init (an initcall) panics, with kft_dump=panic, the armed run must be
+# printed on the console, read back by addr2sym, showing where it died.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -72,6 +74,32 @@ ok $? "$a: kft_test_mod_work is called from it"
 ok $? "$a: kft_test_mod_leaf is called three times"
 ! grep '^error' "$out/tree.txt" >&2
 ok $? "$a: calls nest, entry times increase, callee durations add up"
+
+panic_test "$kdir" "$out/initramfs.cpio.gz"
+}
+
+# panic_test KDIR INITRAMFS: a panic in the module's init, kft_dump=panic.
+panic_test() {
+	local out=$BUILD/e2e/$(kft_arch_name modpanic gcc 1cpu) a=$KFT_ARCH
+	tests/lib/qemu-run.sh -x 'kft_dump end: ' -i "$2" -a kft_dump=panic \
+		"$1" "$out" modpanic
+	ok $? "$a kft_dump=panic: a module's init panics, the run is printed" || return
+	awk '/Kernel panic - not syncing: kft_test_mod: panic_in_init/ { p = NR }
+		/kft_dump begin: run 1, [0-9]+ calls, at panic/ { b = NR }
+		END { exit !(p && b > p) }' "$out/console.log"
+	ok $? "$a kft_dump=panic: the run follows the panic message"
+	"$BUILD/asan/addr2sym" -m "$1/System.map" "$out/console.log" > "$out/dump.sym" 2> "$out/dump.err" &&
+		[ ! -s "$out/dump.err" ] &&
+		grep -q '^Logging stopped at [0-9]* usec by kernel panic$' "$out/dump.sym"
+	ok $? "$a kft_dump=panic: addr2sym reads it from the console, whole; stopped by the panic"
+	# In insmod's task, each open (-1), entered in this order.
+	awk '/^------/ { d = 1; next }
+		d && $2 == -1 && $4 == "load_module" { pid = $3; n = 1; next }
+		d && $2 == -1 && $3 == pid && n == 1 && $4 == "do_init_module" { n = 2; next }
+		d && $2 == -1 && $3 == pid && n == 2 && $4 == "do_one_initcall" { n = 3; next }
+		d && $2 == -1 && $3 == pid && n == 3 && $4 == "panic" { n = 4 }
+		END { exit n != 4 }' "$out/dump.sym"
+	ok $? "$a kft_dump=panic: where it died: load_module -> do_init_module -> do_one_initcall -> panic, none returned"
 }
 
 for KFT_ARCH in $ARCHES; do

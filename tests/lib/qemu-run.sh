@@ -12,6 +12,9 @@
 #   -m MEM      guest memory (default 512M)
 #   -v          arm64: boot at EL2, with the virtualization extensions,
 #               so that the kernel runs with VHE
+#   -x REGEX    a boot that is not to reach the steps (it panics or hangs):
+#               stop QEMU once the console shows a line matching REGEX (an
+#               extended regular expression); success if it did
 # BUILD_DIR holds the boot image of KFT_ARCH (tests/lib/arch.sh).  In
 # OUTDIR: console.log (the kernel's console), serial.out (what the guest
 # framed on a second serial port or virtio-console), STEP.out and
@@ -27,8 +30,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/common.sh"
 . "$repo/tests/lib/arch.sh"
 
-smp=1 append="" timeout=${KTIMEOUT:-300} initrd="" mem=512M el2=()
-while getopts "s:a:t:i:m:v" o; do
+smp=1 append="" timeout=${KTIMEOUT:-300} initrd="" mem=512M el2=() until=""
+while getopts "s:a:t:i:m:vx:" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	a) append=$OPTARG ;;
@@ -36,11 +39,12 @@ while getopts "s:a:t:i:m:v" o; do
 	i) initrd=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	v) el2=(-machine virtualization=on) ;;
+	x) until=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] [-v] BUILD_DIR OUTDIR STEPS"
+[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] [-v] [-x REGEX] BUILD_DIR OUTDIR STEPS"
 [ ${#el2[@]} = 0 ] || [ "$KFT_ARCH" = arm64 ] || kft_die "-v is for arm64"
 build=$1 outdir=$2 steps=$3
 kernel=$build/$KIMAGE
@@ -68,10 +72,30 @@ timeout --foreground -k 5 "$timeout" "${QEMU[@]}" ${el2[@]+"${el2[@]}"} \
 	-append "console=$CONSOLE nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$outdir/console.log" "${framed[@]}" \
-	</dev/null >"$outdir/qemu.log" 2>&1
+	</dev/null >"$outdir/qemu.log" 2>&1 &
+qemu=$!
+if [ -n "$until" ]; then
+	# QEMU ends by itself after a panic (-no-reboot); a hang, never.
+	while kill -0 $qemu 2>/dev/null; do
+		grep -Eq "$until" "$outdir/console.log" 2>/dev/null && break
+		sleep 0.5
+	done
+	kill $qemu 2>/dev/null
+fi
+wait $qemu
 qrc=$?
 set -e
 elapsed=$((SECONDS - start))
+
+if [ -n "$until" ]; then
+	if ! grep -Eq "$until" "$outdir/console.log"; then
+		echo "qemu-run: the console never showed /$until/ (qemu exit $qrc after ${elapsed}s)" >&2
+		tail -n 40 "$outdir/console.log" >&2
+		exit 1
+	fi
+	kft_log "the console showed /$until/ after ${elapsed}s"
+	exit 0
+fi
 
 # Split the framed output into STEP.out / STEP.rc.
 awk -v dir="$outdir" '

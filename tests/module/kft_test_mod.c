@@ -4,6 +4,8 @@
  * /proc/kft_test_mod runs a small call tree of the module's own functions,
  * to be traced, and says what the module's hook call sites hold right now,
  * read from its text: calls to the hooks, NOPs, or anything else.
+ * Loaded with panic_in_init=1, its init - an initcall - panics: the
+ * kernel's panic in an initcall, for kft_dump=panic.
  */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -108,8 +110,14 @@ static int kft_test_mod_show(struct seq_file *m, void *v)
 
 static struct proc_dir_entry *kft_test_mod_file;
 
+static bool panic_in_init;
+module_param(panic_in_init, bool, 0);
+MODULE_PARM_DESC(panic_in_init, "panic in the module's init");
+
 static int __init kft_test_mod_init(void)
 {
+	if (panic_in_init)
+		panic("kft_test_mod: panic_in_init");
 	kft_test_mod_file = proc_create_single("kft_test_mod", 0444, NULL,
 					       kft_test_mod_show);
 	return kft_test_mod_file ? 0 : -ENOMEM;

@@ -402,83 +402,84 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 /*
  * kft_pop() when fn's frame is not on top: exits come in LIFO order, so if
  * a frame's exit went missing, the frames above fn's are dropped with it.
+ * The index of fn's frame, or -1.
  */
-static noinline notrace bool kft_pop_deep(struct kft_task *ks, s32 off,
-					  u64 *entry, s32 *site, u32 *at)
+static noinline notrace int kft_pop_deep(struct kft_task *ks, s32 off)
 {
 	u32 d;
 
 	if (!ks->depth) {
 		kft_count(KFT_CNT_NOT_FOUND);
-		return false;
+		return -1;
 	}
 	if (ks->depth > CONFIG_KFT_STACK_DEPTH) {
 		ks->depth--;		/* counted as lost when pushed */
-		return false;
+		return -1;
 	}
-	for (d = ks->depth; d > 0; d--) {
-		if (ks->frames[d - 1].fn == off) {
-			*entry = ks->frames[d - 1].entry_ns;
-			*site = ks->frames[d - 1].site;
-			barrier();	/* read before an interrupt may reuse it */
-			ks->depth = d - 1;
-			*at = d - 1;
-			return true;
-		}
-	}
+	for (d = ks->depth; d > 0; d--)
+		if (ks->frames[d - 1].fn == off)
+			return d - 1;
 	kft_count(KFT_CNT_NOT_FOUND);
-	return false;
+	return -1;
 }
 
 /*
  * Pop fn's frame: its entry, call site and depth in the stack; false if the
- * run never saw it.
+ * run never saw it.  Nothing here lives in memory but the stack itself.
  */
 static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 				    s32 *site, u32 *at)
 {
 	u32 top = ks->depth - 1;	/* wraps if the stack is empty */
+	int d = top;
 
 	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH ||
-		     ks->frames[top].fn != off))
-		return kft_pop_deep(ks, off, entry, site, at);
-	*entry = ks->frames[top].entry_ns;
-	*site = ks->frames[top].site;
+		     ks->frames[top].fn != off)) {
+		d = kft_pop_deep(ks, off);
+		if (d < 0)
+			return false;
+	}
+	*entry = ks->frames[d].entry_ns;
+	*site = ks->frames[d].site;
 	barrier();		/* read before an interrupt may reuse it */
-	ks->depth = top;
-	*at = top;
+	ks->depth = d;
+	*at = d;
 	return true;
 }
 
 /*
  * Primed, and this call may fire the start trigger (its function, or a
- * start time).  True if it started the run and its call is to be logged
- * from here on, with *flags in its frame.
+ * start time).  If it started the run and its call is to be logged from
+ * here on, the flags for its frame; else KFT_NOT_STARTED.
  */
-static noinline notrace bool kft_primed(struct kft_run *run, unsigned long fn,
-					unsigned long site, u64 now,
-					bool entry, u64 *flags)
+#define KFT_NOT_STARTED		U64_MAX
+
+static noinline notrace u64 kft_primed(struct kft_run *run, unsigned long fn,
+				       unsigned long site, u64 now, bool entry)
 {
 	const struct kft_trigger *start = &run->cfg.start;
+	u64 flags;
 
 	if (unlikely(READ_ONCE(run->slow) & KFT_SLOW_LIMITS))
 		kft_limits_set(run);	/* boot run, early */
 	if (start->kind == KFT_TRIGGER_TIME) {
-		if (now < run->start_at)
-			return false;
+		if (!kft_start_due(run, now))
+			return KFT_NOT_STARTED;
 		kft_start(run, KFT_BY_TIME, 0, now);
-		*flags = 0;
+		flags = 0;
 	} else if (entry) {
 		kft_start(run, KFT_BY_ENTRY, fn, now);
 		/* Its call is logged, whatever the filters say of it. */
-		*flags = KFT_FRAME_TRIGGER;
+		flags = KFT_FRAME_TRIGGER;
 	} else {
 		kft_start(run, KFT_BY_EXIT, fn, now);
 		/* The start event is logged, as a call of no length. */
 		kft_log_event(run, fn, site, 0, now);
-		return false;
+		return KFT_NOT_STARTED;
 	}
-	return entry && READ_ONCE(kft_state) == KFT_TRIGGERED;
+	if (!entry || READ_ONCE(kft_state) != KFT_TRIGGERED)
+		return KFT_NOT_STARTED;
+	return flags;
 }
 
 static __always_inline void kft_enter(struct kft_run *run, unsigned long fn,
@@ -545,8 +546,14 @@ out:
 		kft_stop(run, KFT_BY_EXIT, fn, now);
 }
 
-static __always_inline void kft_hook(unsigned long fn, unsigned long site,
-				     bool entry)
+/*
+ * Every case of a hook, out of line: the fast paths below hand it what they
+ * do not handle (a run primed or with filters beyond time, triggers
+ * firing, a stale or deep shadow stack, no cycle counter), and it starts
+ * over.
+ */
+static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
+				      bool entry)
 {
 	struct kft_run *run;
 	u64 now, flags = 0;
@@ -570,7 +577,8 @@ static __always_inline void kft_hook(unsigned long fn, unsigned long site,
 			   READ_ONCE(run->start_at) == U64_MAX))
 			goto out;
 		now = kft_clock();
-		if (!kft_primed(run, fn, site, now, entry, &flags))
+		flags = kft_primed(run, fn, site, now, entry);
+		if (flags == KFT_NOT_STARTED)
 			goto out;
 	} else {
 		now = kft_clock();
@@ -584,9 +592,160 @@ out:
 	preempt_enable_notrace();
 }
 
+/*
+ * The fast paths: a logging run's common call, with no function call on
+ * the way, so that the hook needs no stack frame.  Each bails out to
+ * kft_hook() before it changes anything, on whatever it does not handle.
+ *
+ * The run, when it is logging with nothing but time filters and the hooks
+ * read the cycle counter, with the time in *now; or NULL.
+ */
+static __always_inline struct kft_run *kft_fast_run(u8 slow_bits, u64 *now)
+{
+	struct kft_run *run = READ_ONCE(kft_run);
+
+	if (unlikely(!run || READ_ONCE(kft_state) != KFT_TRIGGERED ||
+		     (READ_ONCE(run->slow) & slow_bits) ||
+		     !READ_ONCE(kft_clock_counter)))
+		return NULL;
+	*now = kft_arch_cycles();
+	return run;
+}
+
+/* The task's stack for this run, if it is one already; else NULL. */
+static __always_inline struct kft_task *kft_fast_stack(struct kft_run *run)
+{
+	struct kft_task *ks = &current->kft;
+
+	if (unlikely(ks->owner != current ||
+		     (ks->gen & KFT_GEN_MASK) != READ_ONCE(run->gen)))
+		return NULL;
+	return ks;
+}
+
+/* A primed run's common call: not a start function's, and no start time. */
+static __always_inline bool kft_primed_fast(unsigned long fn, bool entry)
+{
+	struct kft_run *run;
+	bool done;
+
+	preempt_disable_notrace();
+	this_cpu_inc(kft_cpu.busy);
+	run = READ_ONCE(kft_run);
+	done = run && READ_ONCE(kft_state) == KFT_PRIMED &&
+	       fn != (entry ? run->start_entry_fn : run->start_exit_fn) &&
+	       READ_ONCE(run->start_at) == U64_MAX;
+	this_cpu_dec(kft_cpu.busy);
+	preempt_enable_notrace();
+	return done;
+}
+
+static __always_inline bool kft_enter_fast(unsigned long fn,
+					   unsigned long site)
+{
+	struct kft_run *run;
+	struct kft_task *ks;
+	struct kft_frame *f;
+	bool done = false;
+	u64 now;
+	u32 d;
+
+	preempt_disable_notrace();
+	this_cpu_inc(kft_cpu.busy);
+	run = kft_fast_run(KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER,
+			   &now);
+	if (!run)
+		goto out;
+	if (unlikely(now >= READ_ONCE(run->stop_at) ||
+		     fn == run->stop_entry_fn))
+		goto out;
+	ks = kft_fast_stack(run);
+	if (!ks)
+		goto out;
+	d = ks->depth;
+	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH))
+		goto out;
+	/* Claim the slot first: an interrupt here stacks above it. */
+	ks->depth = d + 1;
+	barrier();
+	f = &ks->frames[d];
+	f->entry_ns = now | kft_entry_flags();
+	f->fn = kft_off(fn);
+	f->site = kft_off(site);
+	done = true;
+out:
+	this_cpu_dec(kft_cpu.busy);
+	preempt_enable_notrace();
+	return done;
+}
+
+/*
+ * kft_exit_fast() keeps a call: log it and leave the hook.  Out of line, so
+ * that a dropped call's path makes no call and needs no stack frame.
+ */
+static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
+					       s32 fn, s32 site, u64 len,
+					       u64 now)
+{
+	kft_log_call(run, entry, fn, site, kft_frame_pid(entry),
+		     kft_delta_encode(len), now, raw_smp_processor_id());
+	this_cpu_dec(kft_cpu.busy);
+	preempt_enable_notrace();
+}
+
+static __always_inline bool kft_exit_fast(unsigned long fn)
+{
+	struct kft_run *run;
+	struct kft_task *ks;
+	s32 off = kft_off(fn), site;
+	bool done = false;
+	u64 now, entry, len;
+	u32 top;
+
+	preempt_disable_notrace();
+	this_cpu_inc(kft_cpu.busy);
+	run = kft_fast_run(KFT_SLOW_LIMITS | KFT_SLOW_SCOPE | KFT_SLOW_FILTERS,
+			   &now);
+	if (!run)
+		goto out;
+	if (unlikely(now >= READ_ONCE(run->stop_at) ||
+		     fn == run->stop_exit_fn))
+		goto out;
+	ks = kft_fast_stack(run);
+	if (!ks)
+		goto out;
+	top = ks->depth - 1;		/* wraps if the stack is empty */
+	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH ||
+		     ks->frames[top].fn != off))
+		goto out;
+	entry = ks->frames[top].entry_ns;
+	site = ks->frames[top].site;
+	barrier();		/* read before an interrupt may reuse it */
+	ks->depth = top;
+	len = now - (entry & KFT_FRAME_NS);
+	if ((len >= run->min_len && len <= run->max_len) ||
+	    (entry & KFT_FRAME_TRIGGER)) {
+		kft_log_and_leave(run, entry, off, site, len, now);
+		return true;
+	}
+	kft_count(KFT_CNT_FILTER_TIME);
+	done = true;
+out:
+	this_cpu_dec(kft_cpu.busy);
+	preempt_enable_notrace();
+	return done;
+}
+
+/* The state read here is a hint: the paths read it again, under ->busy. */
 void notrace __cyg_profile_func_enter(void *fn, void *site)
 {
-	if (likely(!kft_state_armed(READ_ONCE(kft_state))))
+	int state = READ_ONCE(kft_state);
+
+	if (likely(!kft_state_armed(state)))
+		return;
+	if (state == KFT_TRIGGERED ?
+	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)) :
+	    kft_primed_fast(kft_arch_code_addr(fn), true))
 		return;
 	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), true);
 }
@@ -594,7 +753,12 @@ EXPORT_SYMBOL(__cyg_profile_func_enter);
 
 void notrace __cyg_profile_func_exit(void *fn, void *site)
 {
-	if (likely(!kft_state_armed(READ_ONCE(kft_state))))
+	int state = READ_ONCE(kft_state);
+
+	if (likely(!kft_state_armed(state)))
+		return;
+	if (state == KFT_TRIGGERED ? kft_exit_fast(kft_arch_code_addr(fn)) :
+	    kft_primed_fast(kft_arch_code_addr(fn), false))
 		return;
 	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), false);
 }

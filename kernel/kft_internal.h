@@ -138,15 +138,15 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 struct kft_run {
 	/*
 	 * What the hooks test on every call, first.  Times are in the hooks'
-	 * clock units: ns, or for a boot run raw cycles until
-	 * kft_run_finish() converts its log (clock_raw).
+	 * clock units (kft_clock()) until kft_run_finish() converts the log
+	 * to ns.
 	 */
 	u8 slow;			/* KFT_SLOW_* */
 	u32 gen;			/* tags stacks, new per start (MASK) */
 	u64 min_len;			/* filter mintime */
 	u64 max_len;			/* filter maxtime; U64_MAX: none */
 	u64 stop_at;			/* trigger stop time: clock value */
-	u64 start_at;			/* trigger start time: clock; U64_MAX */
+	u64 start_at;			/* trigger start time (kft_start_due()) */
 	unsigned long start_entry_fn;	/* trigger start entry: fn, or 0 */
 	unsigned long start_exit_fn;	/* trigger start exit: fn, or 0 */
 	unsigned long stop_entry_fn;	/* trigger stop entry: fn, or 0 */
@@ -163,7 +163,10 @@ struct kft_run {
 	bool is_static;			/* the boot run: nothing to free */
 	const char *origin;		/* boot run: where its config came from */
 
-	bool clock_raw;
+	bool clock_raw;			/* boot run: raw cycles, rate unknown */
+	u32 mult, shift;		/* else counter units to ns; 0: ns */
+	u64 offset;
+	u32 khz;
 	u64 stop_after;			/* trigger stop time: since start */
 
 	u64 base_ns;			/* first start; entry times count from it */
@@ -213,27 +216,32 @@ void __cyg_profile_func_enter(void *fn, void *site);
 void __cyg_profile_func_exit(void *fn, void *site);
 
 /*
- * The hooks' clock: the architecture's cycle counter scaled to ns and
- * aligned with sched_clock() (kft_clock_setup(), when a run is armed), or
- * sched_clock() itself where there is no usable counter.  kft_clock.c.
+ * The hooks' clock: the architecture's cycle counter, read raw, where it is
+ * a usable clock (kft_clock_counter); sched_clock() itself where it is not.
+ * A run's times are in these units, its clock units, until
+ * kft_run_finish() converts its log to ns: a dynamic run with the
+ * multiplier, shift and offset that kft_clock_setup() fixed, which scale
+ * the counter to ns aligned with sched_clock(); a boot run with the
+ * counter's rate once the kernel has measured it.  kft_clock.c.
  */
+extern bool kft_clock_counter;
 extern u32 kft_cycles_mult;
 extern u32 kft_cycles_shift;
 extern u64 kft_cycles_offset;
 
 static __always_inline u64 kft_clock(void)
 {
-	u32 mult = READ_ONCE(kft_cycles_mult);
-
-	if (likely(mult))
-		return mul_u64_u32_shr(kft_arch_cycles(), mult,
-				       kft_cycles_shift) + kft_cycles_offset;
+	if (likely(READ_ONCE(kft_clock_counter)))
+		return kft_arch_cycles();
 	return sched_clock();
 }
 
 void kft_clock_setup(void);
 void kft_clock_set_raw(void);
+void kft_clock_run(struct kft_run *run);
 u64 kft_cycles_to_ns(u64 cycles, u32 khz);
+u64 kft_units_to_ns(const struct kft_run *run, u64 base, u64 u);
+bool kft_start_due(const struct kft_run *run, u64 now);
 void kft_limits_set(struct kft_run *run);
 void kft_limits_started(struct kft_run *run, u64 now);
 u64 kft_time_ns(const struct kft_run *run, u64 t);

@@ -217,10 +217,11 @@ void kft_run_install(struct kft_run *run)
 }
 
 /* Configured to primed: the hooks are called again, then see the run. */
-static void kft_run_arm(void)
+static void kft_run_arm(struct kft_run *run)
 {
 	kft_sites_arm();
 	kft_clock_setup();
+	kft_clock_run(run);
 	kft_state_set(KFT_PRIMED);
 }
 
@@ -235,7 +236,7 @@ int kft_run_prime(void)
 		return -ESTALE;
 	if (kft_state != KFT_CONFIGURED)
 		return -EBUSY;
-	kft_run_arm();
+	kft_run_arm(run);
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
 		kft_start(run, KFT_BY_USER, 0, kft_clock());
 	return 0;
@@ -251,7 +252,7 @@ int kft_run_start(void)
 	if (run->names_gone)
 		return -ESTALE;
 	if (kft_state == KFT_CONFIGURED)
-		kft_run_arm();
+		kft_run_arm(run);
 	if (kft_state != KFT_PRIMED)
 		return -EBUSY;
 	kft_start(run, KFT_BY_USER, 0, kft_clock());
@@ -414,22 +415,22 @@ static int kft_cmp_entry(const void *a, const void *b)
 }
 
 /*
- * A boot run's entry in cycles, to ns.  Then the time filters, exactly: the
- * hooks judged calls made before the cycle rate was known by its bounds.
- * The trigger functions' calls stay, whatever their length.
+ * An entry in clock units, to ns.  Then the time filters, exactly: the
+ * hooks judged calls with a margin, in units (kft_limits_set()).  The
+ * trigger functions' calls stay, whatever their length.
  */
-static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e,
-			    u32 khz)
+static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e)
 {
 	const struct kft_config *cfg = &run->cfg;
-	u64 t = kft_cycles_to_ns(kft_entry_time(e), khz);
+	u64 at = run->base_ns + kft_entry_time(e);
+	u64 t = kft_units_to_ns(run, run->base_ns, at);
 	u64 len = kft_delta_decode(e->delta);
 	unsigned long fn = kft_addr(e->fn);
 
 	e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) | (t & KFT_TIME_MASK);
 	if (len == U64_MAX)
 		return true;
-	len = kft_cycles_to_ns(len, khz);
+	len = kft_units_to_ns(run, at, at + len);
 	e->delta = kft_delta_encode(len);
 	if (fn == run->start_fn || fn == run->stop_fn)
 		return true;
@@ -439,27 +440,26 @@ static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e,
 
 /*
  * Make a stopped run's log readable, once: log the calls still open, squeeze
- * out the slots CPUs reserved but did not fill, convert a boot run's cycles
- * to ns, and sort by entry time.  No CPU is in a hook that could log.
+ * out the slots CPUs reserved but did not fill, convert its times to ns,
+ * and sort by entry time.  No CPU is in a hook that could log.
  */
 static void kft_run_finish_log(struct kft_run *run)
 {
 	unsigned long i, n = 0, used;
-	u32 khz = 0;
+	bool convert = run->mult || run->clock_raw;
 	int cpu;
 
 	kft_log_open_frames(run);
-	if (run->clock_raw) {
-		khz = kft_arch_boot_cycles_khz();
-		if (!khz)
-			pr_warn("kft: cycle rate unknown: boot run times are in cycles\n");
+	if (run->clock_raw && !kft_arch_boot_cycles_khz()) {
+		pr_warn("kft: cycle rate unknown: boot run times are in cycles\n");
+		convert = false;
 	}
 	used = min_t(unsigned long, atomic_long_read(&run->next),
 		     run->capacity);
 	for (i = 0; i < used; i++) {
 		if (!run->log[i].fn)
 			continue;
-		if (khz && !kft_entry_to_ns(run, &run->log[i], khz)) {
+		if (convert && !kft_entry_to_ns(run, &run->log[i])) {
 			this_cpu_inc(kft_cpu.cnt[KFT_CNT_FILTER_TIME]);
 			continue;
 		}
@@ -468,12 +468,13 @@ static void kft_run_finish_log(struct kft_run *run)
 	if (n < used)
 		memset(run->log + n, 0, (used - n) * sizeof(*run->log));
 	sort(run->log, n, sizeof(*run->log), kft_cmp_entry, NULL);
-	if (khz) {
+	if (convert) {
 		run->start_ns = kft_time_ns(run, run->start_ns);
 		if (run->stop_reason)
 			run->stop_ns = kft_time_ns(run, run->stop_ns);
-		run->base_ns = 0;
+		run->base_ns = run->mult ? kft_time_ns(run, run->base_ns) : 0;
 		run->clock_raw = false;
+		run->mult = 0;
 		kft_limits_set(run);
 	}
 	/* Nothing more may be logged into the squeezed log. */

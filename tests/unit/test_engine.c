@@ -769,6 +769,54 @@ static void test_end_at_panic(void)
 	leave(A);
 }
 
+/*
+ * A 2.5 GHz counter: the hooks keep cycles and judge mintime in cycles,
+ * with a margin; the log comes out in ns, judged exactly.
+ */
+static void test_counter_units(void)
+{
+	unsigned long khz = shim_tsc_khz;
+	struct kft_run *run;
+
+	kft_cycles_mult = 0;		/* scale the counter afresh */
+	shim_tsc_khz = 2500000;
+	t1.next = NULL;
+	shim_tasks = &t1;
+	run = load("new\nfilter mintime 10\nend\n");
+	cmd(kft_run_prime);
+	tap_ok(kft_clock_counter && run->mult && run->min_len < 25000 &&
+	       run->min_len > 24990,
+	       "counter: the hooks read cycles; mintime 10 us is %llu of them (25000 less a margin)",
+	       (unsigned long long)run->min_len);
+	run_task(&t1, 0);
+	enter(A);
+	shim_tsc += 25003;		/* 10.001 us */
+	shim_sched_clock += 10001;
+	leave(A);
+	enter(B);
+	shim_tsc += 24990;		/* 9.996 us: dropped by the hooks */
+	shim_sched_clock += 9996;
+	leave(B);
+	enter(C);
+	shim_tsc += 24998;		/* 9.9992 us: kept by the hooks' margin */
+	shim_sched_clock += 9999;
+	leave(C);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(count(run, A) == 1 && len(nth(run, A, 0)) >= 10000 &&
+	       len(nth(run, A, 0)) <= 10002 && count(run, B) == 0 &&
+	       count(run, C) == 0 && counter(KFT_CNT_FILTER_TIME) == 2,
+	       "counter: the log in ns (%llu), the filter exact: one dropped by the hooks, one when the log is read",
+	       (unsigned long long)len(nth(run, A, 0)));
+	tap_ok(run->stop_ns > run->start_ns &&
+	       run->stop_ns - run->start_ns >= 29995 &&
+	       run->stop_ns - run->start_ns <= 29998 && !run->mult,
+	       "counter: start and stop in ns once the log is read (%llu apart)",
+	       (unsigned long long)(run->stop_ns - run->start_ns));
+	kft_cycles_mult = 0;
+	shim_tsc_khz = khz;
+}
+
 static void test_state_table(void)
 {
 	int from, to, n = 0, refused = 0, warned = shim_warnings;
@@ -820,6 +868,7 @@ int main(void)
 	test_forget_unloaded();
 	test_scope();
 	test_end_at_panic();
+	test_counter_units();
 	test_state_table();
 	tap_ok(!shim_warnings, "no WARN in any test (%d)", shim_warnings);
 	return tap_done();

@@ -16,8 +16,9 @@
 # ratios measured in the same run mean anything.
 #
 # Environment: RUNS (default 5), SCALE (workload iterations, default 3),
-# BENCH_CC (gcc or clang, default gcc), BUILD; BENCH_ONLY=tools measures
-# the host tools alone (make bench-tools).
+# BENCH_CC (gcc, clang, or both: "gcc clang", whose boots then alternate
+# in one run and get a table side by side; default gcc), BUILD;
+# BENCH_ONLY=tools measures the host tools alone (make bench-tools).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -25,7 +26,7 @@ cd "$repo"
 BUILD=${BUILD:-build}
 RUNS=${RUNS:-5}
 SCALE=${SCALE:-3}
-cc=${BENCH_CC:-gcc}
+ccs=${BENCH_CC:-gcc}
 out=$BUILD/bench
 mkdir -p "$out"
 rm -f "$out"/raw*.txt
@@ -37,19 +38,23 @@ arches=${BENCH_ARCHES:-x86_64 arm64}
 for KFT_ARCH in $arches; do
 	. tests/lib/arch.sh
 	declare -A kdir=()
-	for v in vanilla kft ftrace; do
-		kdir[$v]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
+	for cc in $ccs; do
+		for v in vanilla kft ftrace; do
+			kdir[$v-$cc]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
+		done
 	done
 	initrd=$out/initramfs-$KFT_ARCH.cpio.gz
 	tests/lib/initramfs.sh "$initrd"
 	for run in $(seq 1 "$RUNS"); do
-		for v in vanilla kft ftrace; do
-			case $v in vanilla) mode=none ;; *) mode=$v ;; esac
-			kft_log "$KFT_ARCH boot $run/$RUNS: $v"
-			dir=$out/$KFT_ARCH/$v-$run
-			tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$initrd" \
-				-a "kftbench=$mode kftscale=$SCALE" "${kdir[$v]}" "$dir" bench
-			awk -v k="$v" -v r="$run" '{ print k, r, $0 }' "$dir/bench.out" >> "$out/raw-$KFT_ARCH.txt"
+		for cc in $ccs; do
+			for v in vanilla kft ftrace; do
+				case $v in vanilla) mode=none ;; *) mode=$v ;; esac
+				kft_log "$KFT_ARCH $cc boot $run/$RUNS: $v"
+				dir=$out/$KFT_ARCH/$cc-$v-$run
+				tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$initrd" \
+					-a "kftbench=$mode kftscale=$SCALE" "${kdir[$v-$cc]}" "$dir" bench
+				awk -v k="$v" -v r="$run" '{ print k, r, $0 }' "$dir/bench.out" >> "$out/raw-$KFT_ARCH-$cc.txt"
+			done
 		done
 	done
 done
@@ -89,8 +94,12 @@ done
 
 {
 	for a in $arches; do
-		awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -v kver="$KFT_KVER" -f bench/report.awk "$out/raw-$a.txt"
-		echo
+		for cc in $ccs; do
+			awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -v kver="$KFT_KVER" -f bench/report.awk "$out/raw-$a-$cc.txt"
+			echo
+		done
+		# Both compilers' kernels idle, from the same run.
+		[ "$ccs" = "${ccs% *}" ] || awk -v arch="$a" -f bench/idle.awk $(for cc in $ccs; do echo "$out/raw-$a-$cc.txt"; done)
 	done
 	awk -f bench/report.awk "$out/raw-tools.txt"
 	if [ -z "${BENCH_ONLY:-}" ] && command -v valgrind >/dev/null; then

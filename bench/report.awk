@@ -59,7 +59,7 @@ END {
 			host_tools()
 		exit
 	}
-	printf "# KFT benchmark, %s\n\n", arch
+	printf "# KFT benchmark, %s, %s\n\n", arch, cc == "clang" ? "Clang (LLVM=1)" : "GCC"
 	printf "Kernels: tinyconfig-based reference config, %s, %s, Linux %s; QEMU without KVM, 1 CPU; %d boots each.\n", arch, cc, kver, runs
 	printf "Values: median [min-max] over the boots.  Ratios compare medians measured in this run.\n\n"
 

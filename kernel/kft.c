@@ -597,29 +597,33 @@ out:
  * the way, so that the hook needs no stack frame.  Each bails out to
  * kft_hook() before it changes anything, on whatever it does not handle.
  *
- * The run, when it is logging with nothing but time filters and the hooks
- * read the cycle counter, with the time in *now; or NULL.
+ * The task's shadow stack when the call is such a one: the run logging
+ * with nothing but time filters, the hooks reading the cycle counter, no
+ * stop trigger firing, the stack the run's already.  Else NULL.
  */
-static __always_inline struct kft_run *kft_fast_run(u8 slow_bits, u64 *now)
+static __always_inline struct kft_task *kft_fast_begin(unsigned long fn,
+							bool entry,
+							struct kft_run **runp,
+							u64 *now)
 {
+	u8 slow_bits = entry ?
+		KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER :
+		KFT_SLOW_LIMITS | KFT_SLOW_SCOPE | KFT_SLOW_FILTERS;
 	struct kft_run *run = READ_ONCE(kft_run);
+	struct kft_task *ks = &current->kft;
 
 	if (unlikely(!run || READ_ONCE(kft_state) != KFT_TRIGGERED ||
 		     (READ_ONCE(run->slow) & slow_bits) ||
 		     !READ_ONCE(kft_clock_counter)))
 		return NULL;
 	*now = kft_arch_cycles();
-	return run;
-}
-
-/* The task's stack for this run, if it is one already; else NULL. */
-static __always_inline struct kft_task *kft_fast_stack(struct kft_run *run)
-{
-	struct kft_task *ks = &current->kft;
-
+	if (unlikely(*now >= READ_ONCE(run->stop_at) ||
+		     fn == (entry ? run->stop_entry_fn : run->stop_exit_fn)))
+		return NULL;
 	if (unlikely(ks->owner != current ||
 		     (ks->gen & KFT_GEN_MASK) != READ_ONCE(run->gen)))
 		return NULL;
+	*runp = run;
 	return ks;
 }
 
@@ -652,14 +656,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 
 	preempt_disable_notrace();
 	this_cpu_inc(kft_cpu.busy);
-	run = kft_fast_run(KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER,
-			   &now);
-	if (!run)
-		goto out;
-	if (unlikely(now >= READ_ONCE(run->stop_at) ||
-		     fn == run->stop_entry_fn))
-		goto out;
-	ks = kft_fast_stack(run);
+	ks = kft_fast_begin(fn, true, &run, &now);
 	if (!ks)
 		goto out;
 	d = ks->depth;
@@ -704,14 +701,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 
 	preempt_disable_notrace();
 	this_cpu_inc(kft_cpu.busy);
-	run = kft_fast_run(KFT_SLOW_LIMITS | KFT_SLOW_SCOPE | KFT_SLOW_FILTERS,
-			   &now);
-	if (!run)
-		goto out;
-	if (unlikely(now >= READ_ONCE(run->stop_at) ||
-		     fn == run->stop_exit_fn))
-		goto out;
-	ks = kft_fast_stack(run);
+	ks = kft_fast_begin(fn, false, &run, &now);
 	if (!ks)
 		goto out;
 	top = ks->depth - 1;		/* wraps if the stack is empty */

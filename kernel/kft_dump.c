@@ -10,12 +10,12 @@
  *   kft_dump=panic,TIME  both; a run is printed once
  *
  * The log is the text of /proc/kft_data (kft_log_text.c), each line behind
- * "kft_dump: ", framed by "kft_dump begin: run N ..." and "kft_dump end:
- * run N, L lines" so that the host tools can take it back out of a
- * captured console and tell whether lines were lost on the way
- * (scripts/kft/console.c).  Lines are printed at KERN_INFO: a panic makes
- * the console verbose, and a timed dump raises the console's level while
- * it prints, as SysRq does.
+ * "kft_dump: " (several lines to a printk record), framed by
+ * "kft_dump begin: run N ..." and "kft_dump end: run N, L lines" so that
+ * the host tools can take it back out of a captured console and tell
+ * whether lines were lost on the way (scripts/kft/console.c).  Lines are
+ * printed at KERN_INFO: a panic makes the console verbose, and a timed
+ * dump raises the console's level while it prints, as SysRq does.
  *
  * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_run.c, kft_log_text.c.
  */
@@ -43,7 +43,41 @@ static struct seq_file kft_dump_seq = {
 	.size = sizeof(kft_dump_buf),
 };
 
-/* Print what the seq_file holds, line by line; returns the lines. */
+/*
+ * Lines go out several to a printk record (the console prefixes each line
+ * of a record alike): a dump of thousands of calls then takes a few
+ * hundred records, not thousands.  On 32-bit arm, printk at panic time
+ * was seen to stop for good once the records had gone round the ring.
+ */
+#define KFT_DUMP_RECORD		900	/* below printk's 1024-byte record */
+static char kft_dump_rec[KFT_DUMP_RECORD];
+static size_t kft_dump_rec_len;
+
+static void kft_dump_emit(void)
+{
+	if (!kft_dump_rec_len)
+		return;
+	pr_info("%.*s", (int)kft_dump_rec_len, kft_dump_rec);
+	kft_dump_rec_len = 0;
+	touch_nmi_watchdog();
+}
+
+static void kft_dump_line(const char *line, size_t len)
+{
+	static const char tag[] = "kft_dump: ";
+	size_t need;
+
+	len = min_t(size_t, len, KFT_DUMP_RECORD - sizeof(tag));
+	need = sizeof(tag) - 1 + len + 1;
+	if (kft_dump_rec_len + need > KFT_DUMP_RECORD)
+		kft_dump_emit();
+	memcpy(kft_dump_rec + kft_dump_rec_len, tag, sizeof(tag) - 1);
+	memcpy(kft_dump_rec + kft_dump_rec_len + sizeof(tag) - 1, line, len);
+	kft_dump_rec_len += need;
+	kft_dump_rec[kft_dump_rec_len - 1] = '\n';
+}
+
+/* Queue what the seq_file holds, line by line; returns the lines. */
 static unsigned long kft_dump_flush(struct seq_file *m, bool may_sleep)
 {
 	unsigned long lines = 0;
@@ -53,14 +87,13 @@ static unsigned long kft_dump_flush(struct seq_file *m, bool may_sleep)
 		nl = memchr(p, '\n', end - p);
 		if (!nl)
 			nl = end;
-		pr_info("kft_dump: %.*s\n", (int)(nl - p), p);
+		kft_dump_line(p, nl - p);
 		lines++;
 		p = nl + 1;
-		touch_nmi_watchdog();
-		if (may_sleep)
-			cond_resched();
 	}
 	m->count = 0;
+	if (may_sleep)
+		cond_resched();
 	return lines;
 }
 
@@ -80,6 +113,7 @@ static void kft_dump_run(struct kft_run *run, const char *why, bool may_sleep)
 		kft_log_text_line(m, &run->log[i]);
 		lines += kft_dump_flush(m, may_sleep);
 	}
+	kft_dump_emit();
 	pr_info("kft_dump end: run %u, %lu lines\n", run->id, lines);
 	kft_dump_done = run->id;
 }

@@ -601,10 +601,8 @@ out:
  * with nothing but time filters, the hooks reading the cycle counter, no
  * stop trigger firing, the stack the run's already.  Else NULL.
  */
-static __always_inline struct kft_task *kft_fast_begin(unsigned long fn,
-							bool entry,
-							struct kft_run **runp,
-							u64 *now)
+static __always_inline struct kft_task *
+kft_fast_begin(unsigned long fn, bool entry, struct kft_run **runp, u64 *now)
 {
 	u8 slow_bits = entry ?
 		KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER :

@@ -107,7 +107,7 @@ static void kft_dump_run(struct kft_run *run, const char *why, bool may_sleep)
 	m->count = 0;
 	kft_log_text_header(m, run);
 	if (seq_has_overflowed(m))
-		pr_warn("kft_dump: header cut at %zu bytes\n", m->size);
+		pr_warn("kft: dump: header cut at %zu bytes\n", m->size);
 	lines = kft_dump_flush(m, may_sleep);
 	for (i = 0; i < run->nr_logged; i++) {
 		kft_log_text_line(m, &run->log[i]);
@@ -126,7 +126,7 @@ static int kft_dump_panic(struct notifier_block *nb, unsigned long event,
 	if (!run || (int)run->id == kft_dump_done)
 		return NOTIFY_DONE;
 	if (!kft_run_end_at_panic(run)) {
-		pr_info("kft_dump: run %u: %s\n", run->id,
+		pr_info("kft: dump: run %u: %s\n", run->id,
 			run->start_reason ? "being changed, not printed" :
 					    "never started");
 		return NOTIFY_DONE;
@@ -166,7 +166,7 @@ static void kft_dump_timed(struct work_struct *work)
 	mutex_lock(&kft_mutex);
 	run = kft_run;
 	if (!run || !run->start_reason || (int)run->id == kft_dump_done) {
-		pr_info("kft_dump: %s\n", !run ? "no run to print" :
+		pr_info("kft: dump: %s\n", !run ? "no run to print" :
 			(int)run->id == kft_dump_done ? "run printed already" :
 			"the run never started");
 		goto out;

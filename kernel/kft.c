@@ -546,6 +546,14 @@ out:
 		kft_stop(run, KFT_BY_EXIT, fn, now);
 }
 
+/* A primed run's call that cannot start it: not its function, no start time. */
+static __always_inline bool kft_cannot_start(const struct kft_run *run,
+					     unsigned long fn, bool entry)
+{
+	return fn != (entry ? run->start_entry_fn : run->start_exit_fn) &&
+	       READ_ONCE(run->start_at) == U64_MAX;
+}
+
 /*
  * Every case of a hook, out of line: the fast paths below hand it what they
  * do not handle (a run primed or with filters beyond time, triggers
@@ -572,9 +580,7 @@ static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
 	if (unlikely(!run || state != KFT_TRIGGERED)) {
 		/* Primed: only a call that may start the run reads the clock. */
 		if (!run || state != KFT_PRIMED ||
-		    likely(fn != (entry ? run->start_entry_fn :
-					  run->start_exit_fn) &&
-			   READ_ONCE(run->start_at) == U64_MAX))
+		    likely(kft_cannot_start(run, fn, entry)))
 			goto out;
 		now = kft_clock();
 		flags = kft_primed(run, fn, site, now, entry);
@@ -635,8 +641,7 @@ static __always_inline bool kft_primed_fast(unsigned long fn, bool entry)
 	this_cpu_inc(kft_cpu.busy);
 	run = READ_ONCE(kft_run);
 	done = run && READ_ONCE(kft_state) == KFT_PRIMED &&
-	       fn != (entry ? run->start_entry_fn : run->start_exit_fn) &&
-	       READ_ONCE(run->start_at) == U64_MAX;
+	       kft_cannot_start(run, fn, entry);
 	this_cpu_dec(kft_cpu.busy);
 	preempt_enable_notrace();
 	return done;

@@ -104,7 +104,7 @@ void notrace kft_limits_started(struct kft_run *run, u64 now)
 bool notrace kft_start_due(const struct kft_run *run, u64 now)
 {
 	if (run->mult)
-		now = mul_u64_u32_shr(now, run->mult, run->shift) + run->offset;
+		now = kft_time_ns(run, now);
 	return now >= run->start_at;
 }
 
@@ -180,7 +180,7 @@ u64 kft_units_to_ns(const struct kft_run *run, u64 base, u64 u)
  * A run time for display: ns, also before the log is converted.  A
  * dynamic run's since boot, a boot run's since it was primed.
  */
-u64 kft_time_ns(const struct kft_run *run, u64 t)
+u64 notrace kft_time_ns(const struct kft_run *run, u64 t)
 {
 	if (run->mult)
 		return mul_u64_u32_shr(t, run->mult, run->shift) + run->offset;

@@ -4,17 +4,19 @@
  *
  * Built with -finstrument-functions (Clang: -finstrument-functions-after-
  * inlining), every kernel function calls __cyg_profile_func_enter() on entry
- * and __cyg_profile_func_exit() on exit.  With no run armed a hook is one
- * load and one branch.  While a run is armed:
+ * and __cyg_profile_func_exit() on exit.  With no run armed the calls are
+ * NOPs (kft_sites.c), or without NOP sites a hook is one load and one
+ * branch.  While a run is armed:
  *
  *  - entry pushes {time, function, call site} on the task's shadow stack
  *    (struct kft_task in task_struct), after testing the start/stop
  *    triggers;
  *  - exit pops it, applies the filters, and only then spends a log slot:
  *    calls the filters drop never occupy the log;
- *  - what only some runs need (start triggers, a boot run's provisional
- *    limits, stack watch, filters other than time) is off the path of a
- *    logging run's calls, behind one test of kft_run.slow or the state;
+ *  - what only some runs need (start triggers, a boot run's early days and
+ *    provisional limits, stack watch, filters other than time, a clock
+ *    other than the cycle counter) is off the path of a logging run's
+ *    calls, behind one test of kft_run.slow or the state;
  *  - the log is one array that CPUs take in chunks of KFT_CHUNK entries, so
  *    the only shared write is one atomic add per chunk.
  *
@@ -47,7 +49,6 @@
 
 int kft_state __read_mostly;
 struct kft_run *kft_run __read_mostly;
-unsigned long kft_text_base __read_mostly = (unsigned long)_text;
 DEFINE_PER_CPU(struct kft_cpu, kft_cpu);
 
 bool kft_early __read_mostly;
@@ -68,12 +69,18 @@ void kft_state_set(int to)
 }
 
 /* Count an event on this CPU; one instruction, so interrupts cannot tear it. */
+static __always_inline void kft_count_cpu(enum kft_counter c)
+{
+	this_cpu_inc(kft_cpu.cnt[c]);
+}
+
+/* The same, early in a boot run too (the fast paths never run then). */
 static __always_inline void kft_count(enum kft_counter c)
 {
 	if (unlikely(READ_ONCE(kft_early)))
 		raw_atomic_long_inc(&kft_early_cnt[c]);
 	else
-		this_cpu_inc(kft_cpu.cnt[c]);
+		kft_count_cpu(c);
 }
 
 /*
@@ -83,14 +90,10 @@ static __always_inline void kft_count(enum kft_counter c)
  * refills meanwhile may leave part of a chunk unused: finishing the run
  * squeezes such gaps out.
  */
-static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
+static __always_inline struct kft_entry *kft_reserve_cpu(struct kft_run *run)
 {
 	unsigned long end, idx, flags;
 
-	if (unlikely(READ_ONCE(kft_early))) {	/* one CPU, no per-CPU data */
-		idx = raw_atomic_long_fetch_add(1, &run->next);
-		return idx < run->capacity ? run->log + idx : NULL;
-	}
 	end = this_cpu_read(kft_cpu.end);
 	idx = this_cpu_inc_return(kft_cpu.pos) - 1;
 
@@ -109,17 +112,29 @@ static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
 	return idx < run->capacity ? run->log + idx : NULL;
 }
 
+/* The same, early in a boot run too: one CPU, and no per-CPU data yet. */
+static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
+{
+	unsigned long idx;
+
+	if (unlikely(READ_ONCE(kft_early))) {
+		idx = raw_atomic_long_fetch_add(1, &run->next);
+		return idx < run->capacity ? run->log + idx : NULL;
+	}
+	return kft_reserve_cpu(run);
+}
+
 /*
- * Log a call entered at entry (a frame's entry_ns) that ran on cpu, lasting
- * delta (kft_delta_encode(), or KFT_DELTA_*).  Inline on the exit path,
- * kft_log_on() elsewhere.
+ * Fill log slot e (or count a call lost if the log is full) with a call
+ * entered at entry (a frame's entry_ns) that ran on cpu, lasting delta
+ * (kft_delta_encode(), or KFT_DELTA_*).  The log's own length counts the
+ * calls logged (kft_run_logged()).
  */
-static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
-					 s32 fn, s32 site, int pid, u32 delta,
-					 u64 now, unsigned int cpu)
+static __always_inline void kft_fill(struct kft_run *run, struct kft_entry *e,
+				     u64 entry, s32 fn, s32 site, int pid,
+				     u32 delta, u64 now, unsigned int cpu)
 {
 	u64 t = entry & KFT_FRAME_NS;
-	struct kft_entry *e = kft_reserve(run);
 
 	if (unlikely(!e)) {
 		kft_count(KFT_CNT_LOST_FULL);
@@ -132,7 +147,14 @@ static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
 	e->site = site;
 	e->delta = delta;
 	e->pid = pid;
-	kft_count(KFT_CNT_LOGGED);
+}
+
+/* Log a call: inline on the exit path, kft_log_on() elsewhere. */
+static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
+					 s32 fn, s32 site, int pid, u32 delta,
+					 u64 now, unsigned int cpu)
+{
+	kft_fill(run, kft_reserve(run), entry, fn, site, pid, delta, now, cpu);
 }
 
 static noinline notrace void kft_log_on(struct kft_run *run, u64 entry,
@@ -555,6 +577,24 @@ static __always_inline bool kft_cannot_start(const struct kft_run *run,
 }
 
 /*
+ * The bracket every path of a hook runs in.  Stay on this CPU; interrupts
+ * and NMIs may nest in a hook (they unwind before it resumes, and every
+ * step here is safe against that).  ->busy tells kft_sync() a CPU may still
+ * use the old run, so it is raised before the run and its state are read.
+ */
+static __always_inline void kft_busy_begin(void)
+{
+	preempt_disable_notrace();
+	this_cpu_inc(kft_cpu.busy);
+}
+
+static __always_inline void kft_busy_end(void)
+{
+	this_cpu_dec(kft_cpu.busy);
+	preempt_enable_notrace();
+}
+
+/*
  * Every case of a hook, out of line: the fast paths below hand it what they
  * do not handle (a run primed or with filters beyond time, triggers
  * firing, a stale or deep shadow stack, no cycle counter), and it starts
@@ -567,14 +607,7 @@ static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
 	u64 now, flags = 0;
 	int state;
 
-	/*
-	 * Stay on this CPU; interrupts and NMIs may nest in a hook (they
-	 * unwind before it resumes, and every step here is safe against
-	 * that).  ->busy tells kft_sync() a CPU may still use the old run,
-	 * so it is raised before the run and its state are read.
-	 */
-	preempt_disable_notrace();
-	this_cpu_inc(kft_cpu.busy);
+	kft_busy_begin();
 	run = READ_ONCE(kft_run);
 	state = READ_ONCE(kft_state);
 	if (unlikely(!run || state != KFT_TRIGGERED)) {
@@ -594,57 +627,47 @@ static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
 	else
 		kft_exit(run, fn, now);
 out:
-	this_cpu_dec(kft_cpu.busy);
-	preempt_enable_notrace();
+	kft_busy_end();
 }
 
 /*
- * The fast paths: a logging run's common call, with no function call on
- * the way, so that the hook needs no stack frame.  Each bails out to
- * kft_hook() before it changes anything, on whatever it does not handle.
+ * The fast paths: a logging run's common call, and a primed run's, with no
+ * function call on the way, so that the hook needs no stack frame.  Each
+ * bails out to kft_hook() before it changes anything, on whatever it does
+ * not handle.
  *
- * The task's shadow stack when the call is such a one: the run logging
- * with nothing but time filters, the hooks reading the cycle counter, no
- * stop trigger firing, the stack the run's already.  Else NULL.
+ * Not logging: nothing to do for a call unless a run is primed and the call
+ * may start it (kft_hook() then) - the same test as kft_hook()'s.
  */
-static __always_inline struct kft_task *
-kft_fast_begin(unsigned long fn, bool entry, struct kft_run **runp, u64 *now)
+static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
+					  unsigned long fn, bool entry)
 {
-	u8 slow_bits = entry ?
-		KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER :
-		KFT_SLOW_LIMITS | KFT_SLOW_SCOPE | KFT_SLOW_FILTERS;
-	struct kft_run *run = READ_ONCE(kft_run);
-	struct kft_task *ks = &current->kft;
+	return state != KFT_PRIMED || !run || kft_cannot_start(run, fn, entry);
+}
 
-	if (unlikely(!run || READ_ONCE(kft_state) != KFT_TRIGGERED ||
-		     (READ_ONCE(run->slow) & slow_bits) ||
-		     !READ_ONCE(kft_clock_counter)))
-		return NULL;
+/*
+ * Logging: is the call a common one - nothing but time filters, no boot
+ * run's early days, the hooks reading the cycle counter, no stop trigger
+ * firing, the task's shadow stack (ks) the run's already?  One test of
+ * run->slow covers all that is fixed while the run logs.
+ */
+static __always_inline bool kft_fast_begin(struct kft_run *run,
+					   struct kft_task *ks,
+					   unsigned long fn, bool entry,
+					   u64 *now)
+{
+	u8 slow_bits = KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | KFT_SLOW_SCOPE |
+		(entry ? KFT_SLOW_WATCH | KFT_SLOW_NOTUNDER :
+			 KFT_SLOW_LIMITS | KFT_SLOW_FILTERS);
+
+	if (unlikely(!run || (READ_ONCE(run->slow) & slow_bits)))
+		return false;
 	*now = kft_arch_cycles();
 	if (unlikely(*now >= READ_ONCE(run->stop_at) ||
 		     fn == (entry ? run->stop_entry_fn : run->stop_exit_fn)))
-		return NULL;
-	if (unlikely(ks->owner != current ||
-		     (ks->gen & KFT_GEN_MASK) != READ_ONCE(run->gen)))
-		return NULL;
-	*runp = run;
-	return ks;
-}
-
-/* A primed run's common call: not a start function's, and no start time. */
-static __always_inline bool kft_primed_fast(unsigned long fn, bool entry)
-{
-	struct kft_run *run;
-	bool done;
-
-	preempt_disable_notrace();
-	this_cpu_inc(kft_cpu.busy);
-	run = READ_ONCE(kft_run);
-	done = run && READ_ONCE(kft_state) == KFT_PRIMED &&
-	       kft_cannot_start(run, fn, entry);
-	this_cpu_dec(kft_cpu.busy);
-	preempt_enable_notrace();
-	return done;
+		return false;
+	return likely(ks->owner == current &&
+		      (ks->gen & KFT_GEN_MASK) == READ_ONCE(run->gen));
 }
 
 static __always_inline bool kft_enter_fast(unsigned long fn,
@@ -654,13 +677,19 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	struct kft_task *ks;
 	struct kft_frame *f;
 	bool done = false;
+	int state;
 	u64 now;
 	u32 d;
 
-	preempt_disable_notrace();
-	this_cpu_inc(kft_cpu.busy);
-	ks = kft_fast_begin(fn, true, &run, &now);
-	if (!ks)
+	kft_busy_begin();
+	run = READ_ONCE(kft_run);
+	state = READ_ONCE(kft_state);
+	if (unlikely(state != KFT_TRIGGERED)) {
+		done = kft_fast_idle(run, state, fn, true);
+		goto out;
+	}
+	ks = &current->kft;
+	if (!kft_fast_begin(run, ks, fn, true, &now))
 		goto out;
 	d = ks->depth;
 	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH))
@@ -674,8 +703,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	f->site = kft_off(site);
 	done = true;
 out:
-	this_cpu_dec(kft_cpu.busy);
-	preempt_enable_notrace();
+	kft_busy_end();
 	return done;
 }
 
@@ -687,10 +715,10 @@ static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
 					       s32 fn, s32 site, u64 len,
 					       u64 now)
 {
-	kft_log_call(run, entry, fn, site, kft_frame_pid(entry),
-		     kft_delta_encode(len), now, raw_smp_processor_id());
-	this_cpu_dec(kft_cpu.busy);
-	preempt_enable_notrace();
+	kft_fill(run, kft_reserve_cpu(run), entry, fn, site,
+		 kft_frame_pid(entry), kft_delta_encode(len), now,
+		 raw_smp_processor_id());
+	kft_busy_end();
 }
 
 static __always_inline bool kft_exit_fast(unsigned long fn)
@@ -700,12 +728,18 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	s32 off = kft_off(fn), site;
 	bool done = false;
 	u64 now, entry, len;
+	int state;
 	u32 top;
 
-	preempt_disable_notrace();
-	this_cpu_inc(kft_cpu.busy);
-	ks = kft_fast_begin(fn, false, &run, &now);
-	if (!ks)
+	kft_busy_begin();
+	run = READ_ONCE(kft_run);
+	state = READ_ONCE(kft_state);
+	if (unlikely(state != KFT_TRIGGERED)) {
+		done = kft_fast_idle(run, state, fn, false);
+		goto out;
+	}
+	ks = &current->kft;
+	if (!kft_fast_begin(run, ks, fn, false, &now))
 		goto out;
 	top = ks->depth - 1;		/* wraps if the stack is empty */
 	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH ||
@@ -721,24 +755,28 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 		kft_log_and_leave(run, entry, off, site, len, now);
 		return true;
 	}
-	kft_count(KFT_CNT_FILTER_TIME);
+	kft_count_cpu(KFT_CNT_FILTER_TIME);
 	done = true;
 out:
-	this_cpu_dec(kft_cpu.busy);
-	preempt_enable_notrace();
+	kft_busy_end();
 	return done;
 }
 
-/* The state read here is a hint: the paths read it again, under ->busy. */
+/*
+ * With NOP sites the hooks are called only while a run may be armed, and
+ * the paths read the state once, under the bracket; without, an idle
+ * kernel's every call is here, and a look at the state saves the bracket.
+ */
+static __always_inline bool kft_hooks_idle(void)
+{
+	return !IS_ENABLED(CONFIG_KFT_NOP_SITES) &&
+	       likely(!kft_state_armed(READ_ONCE(kft_state)));
+}
+
 void notrace __cyg_profile_func_enter(void *fn, void *site)
 {
-	int state = READ_ONCE(kft_state);
-
-	if (likely(!kft_state_armed(state)))
-		return;
-	if (state == KFT_TRIGGERED ?
-	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)) :
-	    kft_primed_fast(kft_arch_code_addr(fn), true))
+	if (kft_hooks_idle() ||
+	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)))
 		return;
 	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), true);
 }
@@ -746,12 +784,7 @@ EXPORT_SYMBOL(__cyg_profile_func_enter);
 
 void notrace __cyg_profile_func_exit(void *fn, void *site)
 {
-	int state = READ_ONCE(kft_state);
-
-	if (likely(!kft_state_armed(state)))
-		return;
-	if (state == KFT_TRIGGERED ? kft_exit_fast(kft_arch_code_addr(fn)) :
-	    kft_primed_fast(kft_arch_code_addr(fn), false))
+	if (kft_hooks_idle() || kft_exit_fast(kft_arch_code_addr(fn)))
 		return;
 	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), false);
 }

@@ -20,6 +20,7 @@
  * This file is not instrumented.
  */
 #include <linux/init.h>
+#include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/kft_boot.h>
 #include <linux/string.h>
@@ -196,6 +197,7 @@ void __init kft_boot_prime(void)
 	kft_run_init(run, kft_boot_funcs);
 
 	WRITE_ONCE(kft_early, true);
+	run->slow |= KFT_SLOW_EARLY;	/* off the hooks' fast paths */
 	WRITE_ONCE(kft_run, run);
 	/* The run is complete before a hook can see it armed. */
 	kft_state_set(KFT_PRIMED);
@@ -209,7 +211,15 @@ void __init kft_boot_prime(void)
  */
 static int __init kft_boot_percpu_ready(void)
 {
+	struct kft_run *run = READ_ONCE(kft_run);
+	unsigned long flags;
+
+	/* A hook in an interrupt may change run->slow too (limits). */
+	local_irq_save(flags);
 	WRITE_ONCE(kft_early, false);
+	if (run)
+		WRITE_ONCE(run->slow, run->slow & ~KFT_SLOW_EARLY);
+	local_irq_restore(flags);
 	if (kft_boot_failed)
 		kft_error("%s", kft_boot_msg);
 	else if (kft_boot_msg[0])

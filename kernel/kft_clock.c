@@ -70,6 +70,9 @@ void kft_clock_run(struct kft_run *run)
 	run->shift = counter ? kft_cycles_shift : 0;
 	run->offset = counter ? kft_cycles_offset : 0;
 	run->khz = counter ? kft_arch_cycles_khz() : 0;
+	/* The hooks' fast paths read the counter; sched_clock() is slow. */
+	WRITE_ONCE(run->slow, counter ? run->slow & ~KFT_SLOW_SCHED_CLOCK :
+					run->slow | KFT_SLOW_SCHED_CLOCK);
 	kft_limits_set(run);
 }
 

@@ -29,6 +29,7 @@
 #include <linux/sched/clock.h>
 #include <linux/types.h>
 #include <asm/kft.h>
+#include <asm/sections.h>
 
 #include "kft_config.h"
 #include "kft_state.h"
@@ -101,7 +102,7 @@ static inline u64 kft_delta_decode(u32 delta)
 
 /* Counters, kept per CPU. */
 enum kft_counter {
-	KFT_CNT_LOGGED,
+	KFT_CNT_LOGGED,		/* read from the log: kft_run_logged() */
 	KFT_CNT_FILTER_TIME,
 	KFT_CNT_FILTER_NOINTS,
 	KFT_CNT_FILTER_ONLYINTS,
@@ -134,6 +135,8 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 #define KFT_SLOW_WATCH		BIT(2)	/* stack watch */
 #define KFT_SLOW_SCOPE		BIT(3)	/* pid, comm or children */
 #define KFT_SLOW_NOTUNDER	BIT(4)	/* notunder functions */
+#define KFT_SLOW_EARLY		BIT(5)	/* boot run, kft_early */
+#define KFT_SLOW_SCHED_CLOCK	BIT(6)	/* the clock is sched_clock() */
 
 struct kft_run {
 	/*
@@ -186,7 +189,8 @@ struct kft_run {
 };
 
 extern struct kft_run *kft_run;
-extern unsigned long kft_text_base;
+/* Log offsets count from here: an address the code has, not a load. */
+#define kft_text_base	((unsigned long)_text)
 
 /*
  * Early boot: per-CPU data of the boot CPU is copied when the per-CPU areas

@@ -79,10 +79,39 @@ static void kft_reset_cpus(void)
 		atomic_long_set(&kft_early_cnt[c], 0);
 }
 
+/*
+ * The calls in a run's log: once finished, its length; while it logs, the
+ * slots taken less what is left of each CPU's chunk (the hooks count none).
+ */
+static unsigned long kft_run_logged(const struct kft_run *run)
+{
+	unsigned long used, unused = 0;
+	int cpu;
+
+	if (!run)
+		return 0;
+	if (run->finished)
+		return run->nr_logged;
+	used = min_t(unsigned long, atomic_long_read(&run->next),
+		     run->capacity);
+	for_each_possible_cpu(cpu) {
+		const struct kft_cpu *kc = per_cpu_ptr(&kft_cpu, cpu);
+		unsigned long pos = READ_ONCE(kc->pos);
+		unsigned long end = READ_ONCE(kc->end);
+
+		if (pos < end)
+			unused += end - pos;
+	}
+	return used - min(used, unused);
+}
+
 unsigned long kft_run_counter(enum kft_counter c)
 {
 	unsigned long sum = atomic_long_read(&kft_early_cnt[c]);
 	int cpu;
+
+	if (c == KFT_CNT_LOGGED)
+		return kft_run_logged(READ_ONCE(kft_run));
 
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(kft_cpu, cpu).cnt[c];

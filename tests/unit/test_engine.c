@@ -213,10 +213,13 @@ static void test_boot_run(void)
 	       (unsigned long long)run->min_len);
 	call(C, 1100000);	/* 550 us */
 	tap_ok(kft_early_cnt[KFT_CNT_FILTER_TIME].counter == 1 &&
-	       kft_early_cnt[KFT_CNT_LOGGED].counter == 4,
-	       "boot: early events counted in shared counters");
+	       atomic_long_read(&run->next) == 4 &&
+	       kft_run_counter(KFT_CNT_LOGGED) == 4 &&
+	       (run->slow & KFT_SLOW_EARLY),
+	       "boot: early events counted in shared counters, slots taken one by one, off the fast paths");
 	shim_early_initcall();			/* per-CPU areas ready */
-	tap_ok(!kft_early && strstr(shim_log, "boot run primed from kft= parameter; logentries cut to 1024"),
+	tap_ok(!kft_early && !(run->slow & KFT_SLOW_EARLY) &&
+	       strstr(shim_log, "boot run primed from kft= parameter; logentries cut to 1024"),
 	       "boot: early mode ends at early_initcall; it says so");
 	call(D, 10);
 	enter(TO_USER);
@@ -817,6 +820,46 @@ static void test_counter_units(void)
 	shim_tsc_khz = khz;
 }
 
+/*
+ * No usable cycle counter: the hooks read sched_clock(), off their fast
+ * paths (run->slow), and the log is in ns as read.
+ */
+static void test_no_counter(void)
+{
+	unsigned long khz = shim_tsc_khz;
+	struct kft_run *run;
+
+	kft_cycles_mult = 0;
+	shim_tsc_khz = 0;
+	run_task(&t1, 0);
+	run = load("new\nfilter mintime 10\nend\n");
+	cmd(kft_run_prime);
+	tap_ok(!kft_clock_counter && !run->mult &&
+	       (run->slow & KFT_SLOW_SCHED_CLOCK) && run->min_len == 10000,
+	       "no counter: sched_clock(), off the fast paths, mintime in ns");
+	enter(A);
+	shim_sched_clock += 10000;
+	shim_tsc += 99999999;		/* not read */
+	leave(A);
+	enter(B);
+	shim_sched_clock += 9999;
+	leave(B);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(count(run, A) == 1 && len(nth(run, A, 0)) == 10000 &&
+	       count(run, B) == 0 && counter(KFT_CNT_FILTER_TIME) == 1 &&
+	       counter(KFT_CNT_LOGGED) == 1,
+	       "no counter: A kept (%llu ns), B dropped",
+	       (unsigned long long)len(nth(run, A, 0)));
+	shim_tsc_khz = khz;
+	kft_cycles_mult = 0;
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	tap_ok(kft_clock_counter && !(run->slow & KFT_SLOW_SCHED_CLOCK),
+	       "counter back: the next run is on the fast paths again");
+	cmd(kft_run_stop);
+}
+
 static void test_state_table(void)
 {
 	int from, to, n = 0, refused = 0, warned = shim_warnings;
@@ -869,6 +912,7 @@ int main(void)
 	test_scope();
 	test_end_at_panic();
 	test_counter_units();
+	test_no_counter();
 	test_state_table();
 	tap_ok(!shim_warnings, "no WARN in any test (%d)", shim_warnings);
 	return tap_done();

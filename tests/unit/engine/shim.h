@@ -105,6 +105,8 @@ struct mutex { int locked; };
 #define preempt_enable_notrace()	do { } while (0)
 #define raw_local_irq_save(f)		((f) = 0)
 #define raw_local_irq_restore(f)	((void)(f))
+#define local_irq_save(f)		((f) = 0)
+#define local_irq_restore(f)		((void)(f))
 #define rcu_read_lock()			do { } while (0)
 #define rcu_read_unlock()		do { } while (0)
 

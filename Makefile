@@ -30,7 +30,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
-	demo bench bench-tools bench-hooks fuzz defconfig-builds clean help kft-target
+	demo bench bench-tools bench-hooks bench-steps fuzz defconfig-builds clean help kft-target
 
 all: tools
 
@@ -45,6 +45,7 @@ help:
 	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
 	@echo "make bench-tools       the host tools alone, on logs of every shape"
 	@echo "make bench-hooks       the hooks' instructions per call, per path (callgrind)"
+	@echo "make bench-steps       what each step of a traced call costs under QEMU"
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
@@ -224,6 +225,9 @@ $(BUILD)/hooks-%: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linu
 	$(CC) -$* $(HOOKS_CFLAGS) -o $@ bench/hooks.c $(ENGINE_SRC)
 bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
 	@BUILD=$(BUILD) bench/hooks.sh
+
+bench-steps: deps
+	@BUILD=$(BUILD) bench/steps.sh
 
 defconfig-builds: deps
 	tests/lib/kbuild.sh kft gcc defconfig

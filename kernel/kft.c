@@ -35,6 +35,7 @@
  */
 #include <linux/compiler.h>
 #include <linux/irqflags.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
@@ -773,9 +774,44 @@ static __always_inline bool kft_hooks_idle(void)
 	       likely(!kft_state_armed(READ_ONCE(kft_state)));
 }
 
+#ifdef CONFIG_KFT_BENCH_STEPS
+/*
+ * make bench-steps: kft_bench_step=N makes the hooks, called, do only some
+ * of their steps, to tell what each step of a traced call costs - 1:
+ * return at once; 2: read the clock; 3: raise and drop the bracket; 4: the
+ * bracket, reading the run and its state, and the clock.
+ */
+static int kft_bench_step __read_mostly;
+core_param(kft_bench_step, kft_bench_step, int, 0644);
+static DEFINE_PER_CPU(u64, kft_bench_sink);
+
+static __always_inline bool kft_bench_steps(void)
+{
+	int step = READ_ONCE(kft_bench_step);
+
+	if (likely(!step))
+		return false;
+	if (step == 2)
+		this_cpu_write(kft_bench_sink, kft_clock());
+	if (step >= 3) {
+		kft_busy_begin();
+		if (step == 4 && READ_ONCE(kft_run) &&
+		    READ_ONCE(kft_state) == KFT_TRIGGERED)
+			this_cpu_write(kft_bench_sink, kft_clock());
+		kft_busy_end();
+	}
+	return true;
+}
+#else
+static __always_inline bool kft_bench_steps(void)
+{
+	return false;
+}
+#endif
+
 void notrace __cyg_profile_func_enter(void *fn, void *site)
 {
-	if (kft_hooks_idle() ||
+	if (kft_hooks_idle() || kft_bench_steps() ||
 	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)))
 		return;
 	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), true);
@@ -784,7 +820,8 @@ EXPORT_SYMBOL(__cyg_profile_func_enter);
 
 void notrace __cyg_profile_func_exit(void *fn, void *site)
 {
-	if (kft_hooks_idle() || kft_exit_fast(kft_arch_code_addr(fn)))
+	if (kft_hooks_idle() || kft_bench_steps() ||
+	    kft_exit_fast(kft_arch_code_addr(fn)))
 		return;
 	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), false);
 }

@@ -647,28 +647,41 @@ static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
 }
 
 /*
- * Logging: is the call a common one - nothing but time filters, no boot
- * run's early days, the hooks reading the cycle counter, no stop trigger
- * firing, the task's shadow stack (ks) the run's already?  One test of
- * run->slow covers all that is fixed while the run logs.
+ * Where a fast path goes, under the bracket: KFT_FAST_LOG, a logging run's
+ * common call - nothing but time filters, no boot run's early days, the
+ * hooks reading the cycle counter, no stop trigger firing, the task's
+ * shadow stack the run's already (one test of run->slow covers all that is
+ * fixed while the run logs); KFT_FAST_DONE, nothing to do; KFT_FAST_SLOW,
+ * kft_hook().
  */
-static __always_inline bool kft_fast_begin(struct kft_run *run,
-					   struct kft_task *ks,
-					   unsigned long fn, bool entry,
-					   u64 *now)
+enum kft_fast { KFT_FAST_SLOW, KFT_FAST_DONE, KFT_FAST_LOG };
+
+static __always_inline enum kft_fast kft_fast_begin(unsigned long fn,
+						    bool entry,
+						    struct kft_run **runp,
+						    u64 *now)
 {
 	u8 slow_bits = KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | KFT_SLOW_SCOPE |
 		(entry ? KFT_SLOW_WATCH | KFT_SLOW_NOTUNDER :
 			 KFT_SLOW_LIMITS | KFT_SLOW_FILTERS);
+	struct kft_run *run = READ_ONCE(kft_run);
+	int state = READ_ONCE(kft_state);
+	struct kft_task *ks = &current->kft;
 
+	if (unlikely(state != KFT_TRIGGERED))
+		return kft_fast_idle(run, state, fn, entry) ? KFT_FAST_DONE :
+							      KFT_FAST_SLOW;
 	if (unlikely(!run || (READ_ONCE(run->slow) & slow_bits)))
-		return false;
+		return KFT_FAST_SLOW;
 	*now = kft_arch_cycles();
 	if (unlikely(*now >= READ_ONCE(run->stop_at) ||
 		     fn == (entry ? run->stop_entry_fn : run->stop_exit_fn)))
-		return false;
-	return likely(ks->owner == current &&
-		      (ks->gen & KFT_GEN_MASK) == READ_ONCE(run->gen));
+		return KFT_FAST_SLOW;
+	if (unlikely(ks->owner != current ||
+		     (ks->gen & KFT_GEN_MASK) != READ_ONCE(run->gen)))
+		return KFT_FAST_SLOW;
+	*runp = run;
+	return KFT_FAST_LOG;
 }
 
 static __always_inline bool kft_enter_fast(unsigned long fn,
@@ -677,21 +690,18 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	struct kft_run *run;
 	struct kft_task *ks;
 	struct kft_frame *f;
+	enum kft_fast go;
 	bool done = false;
-	int state;
 	u64 now;
 	u32 d;
 
 	kft_busy_begin();
-	run = READ_ONCE(kft_run);
-	state = READ_ONCE(kft_state);
-	if (unlikely(state != KFT_TRIGGERED)) {
-		done = kft_fast_idle(run, state, fn, true);
+	go = kft_fast_begin(fn, true, &run, &now);
+	if (go != KFT_FAST_LOG) {
+		done = go == KFT_FAST_DONE;
 		goto out;
 	}
 	ks = &current->kft;
-	if (!kft_fast_begin(run, ks, fn, true, &now))
-		goto out;
 	d = ks->depth;
 	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH))
 		goto out;
@@ -727,21 +737,18 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	struct kft_run *run;
 	struct kft_task *ks;
 	s32 off = kft_off(fn), site;
+	enum kft_fast go;
 	bool done = false;
 	u64 now, entry, len;
-	int state;
 	u32 top;
 
 	kft_busy_begin();
-	run = READ_ONCE(kft_run);
-	state = READ_ONCE(kft_state);
-	if (unlikely(state != KFT_TRIGGERED)) {
-		done = kft_fast_idle(run, state, fn, false);
+	go = kft_fast_begin(fn, false, &run, &now);
+	if (go != KFT_FAST_LOG) {
+		done = go == KFT_FAST_DONE;
 		goto out;
 	}
 	ks = &current->kft;
-	if (!kft_fast_begin(run, ks, fn, false, &now))
-		goto out;
 	top = ks->depth - 1;		/* wraps if the stack is empty */
 	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH ||
 		     ks->frames[top].fn != off))

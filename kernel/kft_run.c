@@ -69,12 +69,22 @@ static void kft_sync(void)
 			cpu_relax();
 }
 
+/*
+ * A new or cleared run's chunks and counters.  Not ->busy: the hooks raise
+ * it whenever they are called, a run armed or not, and a CPU may be in
+ * one now.
+ */
 static void kft_reset_cpus(void)
 {
 	int cpu, c;
 
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&kft_cpu, cpu), 0, sizeof(struct kft_cpu));
+	for_each_possible_cpu(cpu) {
+		struct kft_cpu *kc = per_cpu_ptr(&kft_cpu, cpu);
+
+		kc->pos = 0;
+		kc->end = 0;
+		memset(kc->cnt, 0, sizeof(kc->cnt));
+	}
 	for (c = 0; c < KFT_CNT_NR; c++)
 		atomic_long_set(&kft_early_cnt[c], 0);
 }

@@ -565,6 +565,23 @@ static void test_replace_and_clear(void)
 	finish(run);
 	tap_ok(run->nr_logged == 1 && len(nth(run, B, 0)) == 9 && at(nth(run, B, 0)) == 0,
 	       "its new log has its own time base");
+
+	/*
+	 * The hooks raise ->busy whenever called: a CPU may be in one, its
+	 * sites still live, right after kft_sync() saw it at zero (played
+	 * here by a CPU kft_sync() does not look at).  A new run or a clear
+	 * resets chunks and counters, never that.
+	 */
+	shim_cpus_online = SHIM_NR_CPUS - 1;
+	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy = 1;
+	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND] = 5;
+	cmd(kft_run_clear);
+	run = load("new\nend\n");
+	tap_ok(per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy == 1 &&
+	       !per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND],
+	       "clear and new reset counters, not the busy count of a CPU in a hook");
+	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy = 0;
+	shim_cpus_online = SHIM_NR_CPUS;
 }
 
 /* kft_run_forget()'s gone(): the code of one function is going away. */

@@ -9,6 +9,7 @@
 #include "shim.h"
 
 int shim_cpu;
+int shim_cpus_online = SHIM_NR_CPUS;
 struct task_struct *shim_current = &shim_idle[0];
 struct task_struct shim_idle[SHIM_NR_CPUS];
 struct task_struct *shim_tasks;

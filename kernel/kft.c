@@ -666,11 +666,12 @@ static __always_inline enum kft_fast kft_fast_begin(unsigned long fn,
 			 KFT_SLOW_LIMITS | KFT_SLOW_FILTERS);
 	struct kft_run *run = READ_ONCE(kft_run);
 	int state = READ_ONCE(kft_state);
-	struct kft_task *ks = &current->kft;
+	struct kft_task *ks;
 
 	if (unlikely(state != KFT_TRIGGERED))
 		return kft_fast_idle(run, state, fn, entry) ? KFT_FAST_DONE :
 							      KFT_FAST_SLOW;
+	ks = &current->kft;
 	if (unlikely(!run || (READ_ONCE(run->slow) & slow_bits)))
 		return KFT_FAST_SLOW;
 	*now = kft_arch_cycles();

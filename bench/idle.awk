@@ -3,20 +3,11 @@
 # KFT idle (no run armed) and ftrace idle (nop tracer) against vanilla, for
 # each compiler whose raw data (bench/run.sh, raw-ARCH-CC.txt) is given:
 # the medians over the boots of one run, side by side.  -v arch=ARCH.
-
-function median(s,   a, n, i, j, t) {
-	n = split(s, a, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+# Needs bench/stats.awk.
 
 FNR == 1 { f = FILENAME; sub(/.*-/, "", f); sub(/\.txt$/, "", f); cc[++ncc] = f }
 $3 == "result" && $4 == "idle" {
-	key = f SUBSEP $1 SUBSEP $5
-	ns[key] = (key in ns) ? ns[key] " " $6 : $6
+	add(f SUBSEP $1 SUBSEP $5, $6)
 }
 
 END {
@@ -33,8 +24,8 @@ END {
 			kern = k == 1 ? "vanilla" : k == 2 ? "kft" : "ftrace"
 			printf "| %s | %s |", cc[c], kern == "kft" ? "KFT, no run armed" : kern == "ftrace" ? "ftrace, nop tracer" : "vanilla"
 			for (i = 1; i <= nw; i++) {
-				v = median(ns[cc[c], kern, wl[i]])
-				b = median(ns[cc[c], "vanilla", wl[i]])
+				v = median(cc[c] SUBSEP kern SUBSEP wl[i])
+				b = median(cc[c] SUBSEP "vanilla" SUBSEP wl[i])
 				printf " %.0f | %.2f |", v, b ? v / b : 0
 			}
 			printf "\n"

@@ -5,21 +5,8 @@
 #   KERNEL RUN result MODE WORKLOAD NS_PER_OP OPS RECORDED LOST BYTES_PER_CALL
 #   tools SHAPE MODE LINES_PER_SECOND PEAK_KB
 # -v arch=ARCH -v runs=N -v cc=COMPILER -v kver=VERSION describe the kernels.
+# Needs bench/stats.awk.
 
-function add(key, v) { vals[key] = (key in vals) ? vals[key] " " v : v }
-function sorted(key, a,   n, i, j, t) {
-	n = split(vals[key], a, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return n
-}
-function median(key,   a, n) {
-	n = sorted(key, a)
-	if (!n) return ""
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
 function range(key, fmt,   a, n) {
 	n = sorted(key, a)
 	if (!n) return "-"

@@ -95,13 +95,13 @@ done
 {
 	for a in $arches; do
 		for cc in $ccs; do
-			awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -v kver="$KFT_KVER" -f bench/report.awk "$out/raw-$a-$cc.txt"
+			awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -v kver="$KFT_KVER" -f bench/stats.awk -f bench/report.awk "$out/raw-$a-$cc.txt"
 			echo
 		done
 		# Both compilers' kernels idle, from the same run.
-		[ "$ccs" = "${ccs% *}" ] || awk -v arch="$a" -f bench/idle.awk $(for cc in $ccs; do echo "$out/raw-$a-$cc.txt"; done)
+		[ "$ccs" = "${ccs% *}" ] || awk -v arch="$a" -f bench/stats.awk -f bench/idle.awk $(for cc in $ccs; do echo "$out/raw-$a-$cc.txt"; done)
 	done
-	awk -f bench/report.awk "$out/raw-tools.txt"
+	awk -f bench/stats.awk -f bench/report.awk "$out/raw-tools.txt"
 	if [ -z "${BENCH_ONLY:-}" ] && command -v valgrind >/dev/null; then
 		echo
 		echo "## The hooks on the host: instructions per call, by path (make bench-hooks)"

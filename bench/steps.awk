@@ -4,17 +4,7 @@
 #   KERNEL RUN result MODE WORKLOAD NS_PER_OP OPS RECORDED LOST BYTES_PER_CALL
 # KERNEL: vanilla, or the step the KFT kernel's hooks stopped after (0:
 # whole).  -v arch=ARCH -v cc=COMPILER -v runs=N describe the run.
-
-function add(key, v) { vals[key] = (key in vals) ? vals[key] " " v : v }
-function median(key,   a, n, i, j, t) {
-	if (!(key in vals)) return ""
-	n = split(vals[key], a, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+# Needs bench/stats.awk.
 
 $3 == "result" {
 	k = $1; r = $2; mode = $4; w = $5; ns = $6

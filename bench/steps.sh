@@ -50,7 +50,7 @@ for KFT_ARCH in ${BENCH_ARCHES:-x86_64}; do
 			awk -v k="$k" -v r="$run" '{ print k, r, $0 }' "$dir/bench.out" >> "$raw"
 		done
 	done
-	awk -v arch="$KFT_ARCH" -v cc="$cc" -v runs="$RUNS" -f bench/steps.awk "$raw" \
+	awk -v arch="$KFT_ARCH" -v cc="$cc" -v runs="$RUNS" -f bench/stats.awk -f bench/steps.awk "$raw" \
 		> "$out/steps-$KFT_ARCH-$cc.md"
 	cat "$out/steps-$KFT_ARCH-$cc.md"
 done

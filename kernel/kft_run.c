@@ -117,12 +117,12 @@ static unsigned long kft_run_logged(const struct kft_run *run)
 
 unsigned long kft_run_counter(enum kft_counter c)
 {
-	unsigned long sum = atomic_long_read(&kft_early_cnt[c]);
+	unsigned long sum;
 	int cpu;
 
 	if (c == KFT_CNT_LOGGED)
 		return kft_run_logged(READ_ONCE(kft_run));
-
+	sum = atomic_long_read(&kft_early_cnt[c]);
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(kft_cpu, cpu).cnt[c];
 	return sum;

@@ -33,7 +33,10 @@ kft_kernel_tree() {
 			stat -c %Y "$tarball" > "$tree/.kft-tarball"
 		fi
 	fi
-	"$repo/patches/install.sh" "$tree" >&2
+	# A command substitution does not inherit set -e: fail out loud, or a
+	# patch that no longer applies would build the tree as it was.
+	"$repo/patches/install.sh" "$tree" >&2 ||
+		kft_die "installing KFT into $tree failed"
 	flock -u 9
 	echo "$tree"
 }

@@ -131,6 +131,8 @@ void shim_set_cpu(int cpu);
 #define this_cpu_inc(x)			((x)++)
 #define this_cpu_dec(x)			((x)--)
 #define this_cpu_inc_return(x)		(++(x))
+#define raw_cpu_add(x, v)		((x) += (v))
+#define raw_cpu_ptr(p)			(p)
 #define per_cpu(var, cpu)		(*(__typeof__(var) *)shim_pcpu_ptr(&(var), cpu))
 #define per_cpu_ptr(ptr, cpu)		((__typeof__(ptr))shim_pcpu_ptr(ptr, cpu))
 #define raw_smp_processor_id()		shim_cpu

@@ -72,7 +72,7 @@ void kft_state_set(int to)
 /* Count an event on this CPU; one instruction, so interrupts cannot tear it. */
 static __always_inline void kft_count_cpu(enum kft_counter c)
 {
-	this_cpu_inc(kft_cpu.cnt[c]);
+	kft_cpu_inc(kft_cpu.cnt[c]);
 }
 
 /* The same, early in a boot run too (the fast paths never run then). */
@@ -96,7 +96,7 @@ static __always_inline struct kft_entry *kft_reserve_cpu(struct kft_run *run)
 	unsigned long end, idx, flags;
 
 	end = this_cpu_read(kft_cpu.end);
-	idx = this_cpu_inc_return(kft_cpu.pos) - 1;
+	idx = kft_cpu_inc_return(kft_cpu.pos) - 1;
 
 	/* A chunk taken by an interrupt since is beyond end: refill. */
 	if (likely(idx < end))
@@ -107,7 +107,7 @@ static __always_inline struct kft_entry *kft_reserve_cpu(struct kft_run *run)
 		this_cpu_write(kft_cpu.end, min_t(unsigned long,
 						  idx + KFT_CHUNK,
 						  run->capacity));
-		this_cpu_write(kft_cpu.pos, idx + 1);
+		this_cpu_write(kft_cpu.pos.counter, idx + 1);
 	}
 	raw_local_irq_restore(flags);
 	return idx < run->capacity ? run->log + idx : NULL;

@@ -122,12 +122,28 @@ enum kft_counter {
 #define KFT_CHUNK	64
 
 struct kft_cpu {
-	unsigned long pos;		/* next log index of this CPU's chunk */
+	atomic_long_t pos;		/* next log index of this CPU's chunk */
 	unsigned long end;		/* end of the chunk */
 	unsigned int busy;		/* hooks running here, nested included */
-	unsigned long cnt[KFT_CNT_NR];
+	atomic_long_t cnt[KFT_CNT_NR];
 };
 DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
+
+/*
+ * Add one to this CPU's pos or cnt[] (preemption off), safe against an
+ * interrupt nesting in the middle.  x86 does that in one gs-relative
+ * instruction and arm64 with an exclusive pair; the generic this_cpu_inc()
+ * (riscv, arm) masks interrupts around a plain add, which costs more than
+ * the add (CSR or CPSR writes), so there a relaxed atomic on the CPU's own
+ * copy does it.
+ */
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64)
+#define kft_cpu_inc(v)		this_cpu_inc((v).counter)
+#define kft_cpu_inc_return(v)	this_cpu_inc_return((v).counter)
+#else
+#define kft_cpu_inc(v)		atomic_long_inc(raw_cpu_ptr(&(v)))
+#define kft_cpu_inc_return(v)	atomic_long_inc_return_relaxed(raw_cpu_ptr(&(v)))
+#endif
 
 /* kft_run.slow: what sends a hook off its fast path. */
 #define KFT_SLOW_LIMITS		BIT(0)	/* boot run: limits still provisional */

@@ -81,9 +81,10 @@ static void kft_reset_cpus(void)
 	for_each_possible_cpu(cpu) {
 		struct kft_cpu *kc = per_cpu_ptr(&kft_cpu, cpu);
 
-		kc->pos = 0;
+		atomic_long_set(&kc->pos, 0);
 		kc->end = 0;
-		memset(kc->cnt, 0, sizeof(kc->cnt));
+		for (c = 0; c < KFT_CNT_NR; c++)
+			atomic_long_set(&kc->cnt[c], 0);
 	}
 	for (c = 0; c < KFT_CNT_NR; c++)
 		atomic_long_set(&kft_early_cnt[c], 0);
@@ -106,7 +107,7 @@ static unsigned long kft_run_logged(const struct kft_run *run)
 		     run->capacity);
 	for_each_possible_cpu(cpu) {
 		const struct kft_cpu *kc = per_cpu_ptr(&kft_cpu, cpu);
-		unsigned long pos = READ_ONCE(kc->pos);
+		unsigned long pos = atomic_long_read(&kc->pos);
 		unsigned long end = READ_ONCE(kc->end);
 
 		if (pos < end)
@@ -124,7 +125,7 @@ unsigned long kft_run_counter(enum kft_counter c)
 		return kft_run_logged(READ_ONCE(kft_run));
 	sum = atomic_long_read(&kft_early_cnt[c]);
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(kft_cpu, cpu).cnt[c];
+		sum += atomic_long_read(&per_cpu(kft_cpu, cpu).cnt[c]);
 	return sum;
 }
 
@@ -499,7 +500,7 @@ static void kft_run_finish_log(struct kft_run *run)
 		if (!run->log[i].fn)
 			continue;
 		if (convert && !kft_entry_to_ns(run, &run->log[i])) {
-			this_cpu_inc(kft_cpu.cnt[KFT_CNT_FILTER_TIME]);
+			kft_cpu_inc(kft_cpu.cnt[KFT_CNT_FILTER_TIME]);
 			continue;
 		}
 		run->log[n++] = run->log[i];
@@ -519,7 +520,7 @@ static void kft_run_finish_log(struct kft_run *run)
 	/* Nothing more may be logged into the squeezed log. */
 	atomic_long_set(&run->next, run->capacity);
 	for_each_possible_cpu(cpu) {
-		per_cpu(kft_cpu, cpu).pos = 0;
+		atomic_long_set(&per_cpu(kft_cpu, cpu).pos, 0);
 		per_cpu(kft_cpu, cpu).end = 0;
 	}
 	run->nr_logged = n;

@@ -574,11 +574,11 @@ static void test_replace_and_clear(void)
 	 */
 	shim_cpus_online = SHIM_NR_CPUS - 1;
 	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy = 1;
-	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND] = 5;
+	atomic_long_set(&per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND], 5);
 	cmd(kft_run_clear);
 	run = load("new\nend\n");
 	tap_ok(per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy == 1 &&
-	       !per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND],
+	       !atomic_long_read(&per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND]),
 	       "clear and new reset counters, not the busy count of a CPU in a hook");
 	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy = 0;
 	shim_cpus_online = SHIM_NR_CPUS;

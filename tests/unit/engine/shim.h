@@ -85,6 +85,8 @@ typedef struct { long counter; } atomic_long_t;
 #define atomic_long_read(v)		READ_ONCE((v)->counter)
 #define atomic_long_set(v, i)		WRITE_ONCE((v)->counter, i)
 #define raw_atomic_long_inc(v)		__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
+#define atomic_long_inc(v)		raw_atomic_long_inc(v)
+#define atomic_long_inc_return_relaxed(v) __atomic_add_fetch(&(v)->counter, 1, __ATOMIC_RELAXED)
 #define raw_atomic_long_fetch_add(i, v)	__atomic_fetch_add(&(v)->counter, i, __ATOMIC_SEQ_CST)
 
 typedef struct { int refs; } refcount_t;

@@ -31,7 +31,9 @@
  * run, its state, kft_mutex.  Dependencies: kft_clock.c, and kft_sites.c,
  * told when a hook completes a run.
  *
- * This file is not instrumented, and calls nothing that is.
+ * This file is not instrumented, and calls nothing that is.  It is built
+ * at -O2 even in a kernel built for size (kernel/Makefile): at -Os GCC
+ * leaves per-CPU accessors out of line, and the hooks would need a frame.
  */
 #include <linux/compiler.h>
 #include <linux/irqflags.h>
@@ -69,7 +71,7 @@ void kft_state_set(int to)
 	smp_store_release(&kft_state, to);
 }
 
-/* Count an event on this CPU; one instruction, so interrupts cannot tear it. */
+/* Count an event on this CPU; interrupts cannot tear it (kft_cpu_inc()). */
 static __always_inline void kft_count_cpu(enum kft_counter c)
 {
 	kft_cpu_inc(kft_cpu.cnt[c]);

@@ -30,7 +30,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
-	demo bench bench-tools bench-hooks bench-steps fuzz defconfig-builds clean help kft-target
+	demo bench bench-tools bench-hooks bench-steps bench-ab fuzz defconfig-builds clean help kft-target
 
 all: tools
 
@@ -46,6 +46,7 @@ help:
 	@echo "make bench-tools       the host tools alone, on logs of every shape"
 	@echo "make bench-hooks       the hooks' instructions per call, per path (callgrind)"
 	@echo "make bench-steps       what each step of a traced call costs under QEMU"
+	@echo "make bench-ab          a revision's hooks against the working tree's (BENCH_A=REV)"
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
@@ -228,6 +229,9 @@ bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
 
 bench-steps: deps
 	@BUILD=$(BUILD) bench/steps.sh
+
+bench-ab: deps
+	@BUILD=$(BUILD) bench/ab.sh
 
 defconfig-builds: deps
 	tests/lib/kbuild.sh kft gcc defconfig

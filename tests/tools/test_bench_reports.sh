@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark reports' arithmetic, on raw data whose answers are known:
+# bench/ab.awk (make bench-ab) turns boots of two kernels into ns per
+# traced call, (traced - untraced, same boot) / calls per operation, and
+# compares their medians.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Kernel a: 10 calls per getppid; boots cost 10, 12 and 20 ns per logged
+# call (median 12) and 5 per dropped one.  Kernel b: 8, 9 and 30 (median
+# 9).  A boot with no untraced line for a workload adds nothing.
+{
+	for r in 1 2 3; do
+		case $r in 1) a=10 b=8 ;; 2) a=12 b=9 ;; 3) a=20 b=30 ;; esac
+		echo "a $r boot 1.0"
+		echo "a $r result idle getppid 300 60000 0 0 0"
+		echo "a $r result kft-all getppid $((300 + 10 * a)) 60000 600000 0 24"
+		echo "a $r result kft-min100 getppid 350 60000 3 0 24"
+		echo "b $r result idle getppid 200 60000 0 0 0"
+		echo "b $r result kft-all getppid $((200 + 10 * b)) 60000 600000 0 24"
+		echo "b $r result kft-min100 getppid 250 60000 3 0 24"
+	done
+	echo "b 4 result kft-all getppid 9999 60000 600000 0 24"
+} > "$tmp/raw.txt"
+awk -v arch=x86_64 -v cc=gcc -v runs=3 -v a=abc1234 -f bench/stats.awk -f bench/ab.awk \
+	"$tmp/raw.txt" > "$tmp/ab.md"
+rc=$?
+sed 's/^/# /' "$tmp/ab.md"
+[ $rc -eq 0 ] && grep -qF 'KFT at abc1234 (A) against the working tree (B), x86_64, gcc, 3 boots each' "$tmp/ab.md"
+ok $? "ab.awk: the table names the revision, architecture, compiler and boots"
+grep -qxF '| every call logged | getppid | 12 [10-20] | 9 [8-30] | 0.750 |' "$tmp/ab.md"
+ok $? "ab.awk: logged calls - medians, spreads and B/A from the boots"
+grep -qxF '| filter mintime 100, (nearly) every call dropped | getppid | 5 [5-5] | 5 [5-5] | 1.000 |' "$tmp/ab.md"
+ok $? "ab.awk: dropped calls, per call of the run that logs every call"
+[ "$(grep -c '^| ' "$tmp/ab.md")" -eq 3 ] && ! ls "$repo"/0 2>/dev/null
+ok $? "ab.awk: a header and no row for a workload without data; no stray output file"
+tap_done

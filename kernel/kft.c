@@ -580,25 +580,6 @@ static __always_inline bool kft_cannot_start(const struct kft_run *run,
 }
 
 /*
- * ->busy is written by its own CPU only, and whatever nests in a hook
- * lowers it again before the hook resumes, so a plain add keeps it right.
- * x86 adds to per-CPU data in one instruction; elsewhere this_cpu_inc() is
- * an atomic (arm64) or an interrupts-off section (generic), so the hooks
- * add through the CPU's pointer.
- */
-static __always_inline void kft_busy_add(int v)
-{
-	unsigned int *busy;
-
-	if (IS_ENABLED(CONFIG_X86)) {
-		raw_cpu_add(kft_cpu.busy, v);
-		return;
-	}
-	busy = raw_cpu_ptr(&kft_cpu.busy);
-	WRITE_ONCE(*busy, *busy + v);
-}
-
-/*
  * The bracket every path of a hook runs in.  Stay on this CPU; interrupts
  * and NMIs may nest in a hook (they unwind before it resumes, and every
  * step here is safe against that).  ->busy tells kft_sync() a CPU may still
@@ -608,14 +589,14 @@ static __always_inline void kft_busy_add(int v)
 static __always_inline void kft_busy_begin(void)
 {
 	preempt_disable_notrace();
-	kft_busy_add(1);
+	kft_cpu_add_nested(kft_cpu.busy, 1);
 	barrier();
 }
 
 static __always_inline void kft_busy_end(void)
 {
 	barrier();
-	kft_busy_add(-1);
+	kft_cpu_add_nested(kft_cpu.busy, -1);
 	preempt_enable_notrace();
 }
 

@@ -39,9 +39,12 @@ worktree=$(mktemp -d)
 trap 'git -C "$repo" worktree remove --force "$worktree" 2>/dev/null || true; rm -rf "$worktree"' EXIT
 git worktree add --detach --quiet "$worktree" "$rev"
 for k in a b; do
-	src=$repo
-	[ "$k" = a ] && src=$worktree
-	kft_log "building the KFT kernel of ${k^^} ($([ "$k" = a ] && git rev-parse --short "$rev" || echo 'working tree'))"
+	if [ "$k" = a ]; then
+		src=$worktree what=$(git rev-parse --short "$rev")
+	else
+		src=$repo what="working tree"
+	fi
+	kft_log "building the KFT kernel of ${k^^} ($what)"
 	kdir=$("$src/tests/lib/kbuild.sh" kft "$cc" | tail -n 1)
 	mkdir -p "$out/$k/$(dirname "$KIMAGE")"
 	cp "$kdir/$KIMAGE" "$out/$k/$KIMAGE"

@@ -87,22 +87,29 @@ static __always_inline void kft_count(enum kft_counter c)
 }
 
 /*
- * Take a log slot on this CPU: one per-CPU increment.  When the CPU's chunk
- * is used up, take the next chunk of the shared log with interrupts off,
- * for the two per-CPU indices must change together.  An interrupt that
- * refills meanwhile may leave part of a chunk unused: finishing the run
- * squeezes such gaps out.
+ * Where a call goes that finds the log full: counted lost, the run
+ * stopped, the entry written nowhere.  The paths that take log slots then
+ * fill one without a test.
  */
-static __always_inline struct kft_entry *kft_reserve_cpu(struct kft_run *run)
+static struct kft_entry kft_log_full_sink;
+
+static noinline notrace struct kft_entry *kft_log_full(struct kft_run *run)
 {
-	unsigned long end, idx, flags;
+	kft_count(KFT_CNT_LOST_FULL);
+	kft_stop(run, KFT_BY_FULL, 0, kft_clock());
+	return &kft_log_full_sink;
+}
 
-	end = this_cpu_read(kft_cpu.end);
-	idx = kft_cpu_inc_return(kft_cpu.pos) - 1;
+/*
+ * This CPU's chunk of the shared log is used up: take the next chunk, with
+ * interrupts off, for the two per-CPU indices must change together.  An
+ * interrupt that refills meanwhile may leave part of a chunk unused:
+ * finishing the run squeezes such gaps out.
+ */
+static noinline notrace struct kft_entry *kft_refill(struct kft_run *run)
+{
+	unsigned long idx, flags;
 
-	/* A chunk taken by an interrupt since is beyond end: refill. */
-	if (likely(idx < end))
-		return run->log + idx;
 	raw_local_irq_save(flags);
 	idx = raw_atomic_long_fetch_add(KFT_CHUNK, &run->next);
 	if (idx < run->capacity) {
@@ -112,7 +119,21 @@ static __always_inline struct kft_entry *kft_reserve_cpu(struct kft_run *run)
 		this_cpu_write(kft_cpu.pos.counter, idx + 1);
 	}
 	raw_local_irq_restore(flags);
-	return idx < run->capacity ? run->log + idx : NULL;
+	return idx < run->capacity ? run->log + idx : kft_log_full(run);
+}
+
+/* Take a log slot on this CPU: one per-CPU increment, mostly. */
+static __always_inline struct kft_entry *kft_reserve_cpu(struct kft_run *run)
+{
+	unsigned long end, idx;
+
+	end = this_cpu_read(kft_cpu.end);
+	idx = kft_cpu_inc_return(kft_cpu.pos) - 1;
+
+	/* A chunk taken by an interrupt since is beyond end: refill. */
+	if (likely(idx < end))
+		return run->log + idx;
+	return kft_refill(run);
 }
 
 /* The same, early in a boot run too: one CPU, and no per-CPU data yet. */
@@ -122,29 +143,24 @@ static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
 
 	if (unlikely(READ_ONCE(kft_early))) {
 		idx = raw_atomic_long_fetch_add(1, &run->next);
-		return idx < run->capacity ? run->log + idx : NULL;
+		return idx < run->capacity ? run->log + idx : kft_log_full(run);
 	}
 	return kft_reserve_cpu(run);
 }
 
 /*
- * Fill log slot e (or count a call lost if the log is full) with a call
- * entered at entry (a frame's entry_ns) that ran on cpu, lasting delta
- * (kft_delta_encode(), or KFT_DELTA_*).  The log's own length counts the
- * calls logged (kft_run_logged()).
+ * Fill log slot e with a call entered at entry (a frame's entry_ns) that
+ * ran on cpu, lasting delta (kft_delta_encode(), or KFT_DELTA_*).  The
+ * log's own length counts the calls logged (kft_run_logged()).
  */
 static __always_inline void kft_fill(struct kft_run *run, struct kft_entry *e,
 				     u64 entry, s32 fn, s32 site, int pid,
-				     u32 delta, u64 now, unsigned int cpu)
+				     u32 delta, unsigned int cpu)
 {
-	u64 t = entry & KFT_FRAME_NS;
+	u64 t = (entry & KFT_FRAME_NS) - run->base_ns;
 
-	if (unlikely(!e)) {
-		kft_count(KFT_CNT_LOST_FULL);
-		kft_stop(run, KFT_BY_FULL, 0, now);
-		return;
-	}
-	t = t > run->base_ns ? t - run->base_ns : 0;
+	/* Before the base (another CPU's clock, a hair behind): 0. */
+	t &= ~(u64)((s64)t >> 63);
 	e->time_cpu = (t & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
 	e->fn = fn;
 	e->site = site;
@@ -155,22 +171,23 @@ static __always_inline void kft_fill(struct kft_run *run, struct kft_entry *e,
 /* Log a call: inline on the exit path, kft_log_on() elsewhere. */
 static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
 					 s32 fn, s32 site, int pid, u32 delta,
-					 u64 now, unsigned int cpu)
+					 unsigned int cpu)
 {
-	kft_fill(run, kft_reserve(run), entry, fn, site, pid, delta, now, cpu);
+	kft_fill(run, kft_reserve(run), entry, fn, site, pid, delta, cpu);
 }
 
 static noinline notrace void kft_log_on(struct kft_run *run, u64 entry,
 					s32 fn, s32 site, int pid, u32 delta,
-					u64 now, unsigned int cpu)
+					unsigned int cpu)
 {
-	kft_log_call(run, entry, fn, site, pid, delta, now, cpu);
+	kft_log_call(run, entry, fn, site, pid, delta, cpu);
 }
 
 /* The pid a call entered at entry is logged with: -1 in interrupts. */
 static __always_inline int kft_frame_pid(u64 entry)
 {
-	return (entry & KFT_FRAME_IRQ) ? -1 : current->pid;
+	/* Without a branch: see kft_fast_off(). */
+	return current->pid | -(int)!!(entry & KFT_FRAME_IRQ);
 }
 
 static __always_inline s32 kft_off(unsigned long addr)
@@ -190,7 +207,7 @@ static notrace void kft_log_event(struct kft_run *run, unsigned long fn,
 	u64 entry = now | kft_entry_flags();
 
 	kft_log_on(run, entry, kft_off(fn), kft_off(site),
-		   kft_frame_pid(entry), delta, now, raw_smp_processor_id());
+		   kft_frame_pid(entry), delta, raw_smp_processor_id());
 }
 
 /* The start trigger fired: from primed to logging, with a new time base. */
@@ -365,7 +382,7 @@ static noinline notrace void kft_watch_stack(struct kft_run *run,
 		const struct kft_frame *f = &ks->frames[d];
 
 		kft_log_on(run, f->entry_ns, f->fn, f->site,
-			   kft_frame_pid(f->entry_ns), KFT_DELTA_STACK, now,
+			   kft_frame_pid(f->entry_ns), KFT_DELTA_STACK,
 			   raw_smp_processor_id());
 	}
 	kft_log_event(run, fn, site, KFT_DELTA_STACK, now);
@@ -562,7 +579,7 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 		if (keep || stop_here || (entry & KFT_FRAME_TRIGGER))
 			kft_log_call(run, entry, kft_off(fn), site_off,
 				     kft_frame_pid(entry), kft_delta_encode(len),
-				     now, raw_smp_processor_id());
+				     raw_smp_processor_id());
 		else
 			kft_count(why);
 	}
@@ -652,64 +669,66 @@ static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
 }
 
 /*
- * Where a fast path goes, under the bracket: KFT_FAST_LOG, a logging run's
- * common call - nothing but time filters, no boot run's early days, the
- * hooks reading the cycle counter, no stop trigger firing, the task's
- * shadow stack the run's already (one test of run->slow covers all that is
- * fixed while the run logs); KFT_FAST_DONE, nothing to do; KFT_FAST_SLOW,
- * kft_hook().
+ * Does a logging run's call leave the fast path for kft_hook()?  Yes for
+ * what only some runs need (run->slow: filters beyond time, start or stop
+ * work of a boot run's early days, sched_clock() as the clock, scope,
+ * watch, notunder), the stop time reached, the stop function, and a shadow
+ * stack not yet the run's.  One test of all, computed with '|' and not
+ * '||': under QEMU each branch ends a translation block, which costs more
+ * than the few tests, and on hardware the loads are in two cache lines
+ * already touched.
  */
-enum kft_fast { KFT_FAST_SLOW, KFT_FAST_DONE, KFT_FAST_LOG };
-
-static __always_inline enum kft_fast kft_fast_begin(unsigned long fn,
-						    bool entry,
-						    struct kft_run **runp,
-						    u64 *now)
+static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
+						  const struct kft_task *ks,
+						  unsigned long fn, bool entry,
+						  u64 now)
 {
 	u8 slow_bits = KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | KFT_SLOW_SCOPE |
 		(entry ? KFT_SLOW_WATCH | KFT_SLOW_NOTUNDER :
 			 KFT_SLOW_LIMITS | KFT_SLOW_FILTERS);
+
+	/* Non-zero to leave: differences are XORs, the rest 0 or 1. */
+	return (READ_ONCE(run->slow) & slow_bits) |
+	       ((unsigned long)ks->owner ^ (unsigned long)current) |
+	       ((ks->gen ^ READ_ONCE(run->gen)) & KFT_GEN_MASK) |
+	       (fn == (entry ? run->stop_entry_fn : run->stop_exit_fn)) |
+	       (now >= READ_ONCE(run->stop_at));
+}
+
+/*
+ * Under the bracket: the run if it logs, else NULL with *done telling
+ * whether the call needs kft_hook() (a primed run it may start).
+ */
+static __always_inline struct kft_run *kft_fast_run(unsigned long fn,
+						    bool entry, bool *done)
+{
 	struct kft_run *run = READ_ONCE(kft_run);
 	int state = READ_ONCE(kft_state);
-	struct kft_task *ks;
 
-	if (unlikely(state != KFT_TRIGGERED))
-		return kft_fast_idle(run, state, fn, entry) ? KFT_FAST_DONE :
-							      KFT_FAST_SLOW;
-	ks = &current->kft;
-	if (unlikely(!run || (READ_ONCE(run->slow) & slow_bits)))
-		return KFT_FAST_SLOW;
-	*now = kft_arch_cycles();
-	if (unlikely(*now >= READ_ONCE(run->stop_at) ||
-		     fn == (entry ? run->stop_entry_fn : run->stop_exit_fn)))
-		return KFT_FAST_SLOW;
-	if (unlikely(ks->owner != current ||
-		     (ks->gen & KFT_GEN_MASK) != READ_ONCE(run->gen)))
-		return KFT_FAST_SLOW;
-	*runp = run;
-	return KFT_FAST_LOG;
+	if (likely(state == KFT_TRIGGERED && run))
+		return run;
+	*done = kft_fast_idle(run, state, fn, entry);
+	return NULL;
 }
 
 static __always_inline bool kft_enter_fast(unsigned long fn,
 					   unsigned long site)
 {
+	struct kft_task *ks = &current->kft;
 	struct kft_run *run;
-	struct kft_task *ks;
 	struct kft_frame *f;
-	enum kft_fast go;
-	bool done = false;
+	bool done = false, full;
 	u64 now;
 	u32 d;
 
 	kft_busy_begin();
-	go = kft_fast_begin(fn, true, &run, &now);
-	if (go != KFT_FAST_LOG) {
-		done = go == KFT_FAST_DONE;
+	run = kft_fast_run(fn, true, &done);
+	if (unlikely(!run))
 		goto out;
-	}
-	ks = &current->kft;
+	now = kft_arch_cycles();
 	d = ks->depth;
-	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH))
+	full = d >= CONFIG_KFT_STACK_DEPTH;
+	if (unlikely(kft_fast_off(run, ks, fn, true, now) | full))
 		goto out;
 	/* Claim the slot first: an interrupt here stacks above it. */
 	ks->depth = d + 1;
@@ -725,52 +744,64 @@ out:
 }
 
 /*
- * kft_exit_fast() keeps a call: log it and leave the hook.  Out of line, so
- * that a dropped call's path makes no call and needs no stack frame.
+ * kft_exit_fast() keeps a call and its CPU's chunk of the log is used up:
+ * take the next, log the call and leave the hook.  Out of line and
+ * last, so that nothing the fast path holds lives across a call: the
+ * hook needs no stack frame.
  */
 static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
-					       s32 fn, s32 site, u64 len,
-					       u64 now)
+					       s32 fn, s32 site, u64 len)
 {
-	kft_fill(run, kft_reserve_cpu(run), entry, fn, site,
-		 kft_frame_pid(entry), kft_delta_encode(len), now,
-		 raw_smp_processor_id());
+	kft_fill(run, kft_refill(run), entry, fn, site, kft_frame_pid(entry),
+		 kft_delta_encode(len), raw_smp_processor_id());
 	kft_busy_end();
 }
 
 static __always_inline bool kft_exit_fast(unsigned long fn)
 {
-	struct kft_run *run;
-	struct kft_task *ks;
+	struct kft_task *ks = &current->kft;
+	const struct kft_frame *f;
 	s32 off = kft_off(fn), site;
-	enum kft_fast go;
-	bool done = false;
+	unsigned long end, idx;
+	struct kft_run *run;
+	bool done = false, beyond, keep;
 	u64 now, entry, len;
 	u32 top;
 
 	kft_busy_begin();
-	go = kft_fast_begin(fn, false, &run, &now);
-	if (go != KFT_FAST_LOG) {
-		done = go == KFT_FAST_DONE;
+	run = kft_fast_run(fn, false, &done);
+	if (unlikely(!run))
 		goto out;
-	}
-	ks = &current->kft;
+	now = kft_arch_cycles();
 	top = ks->depth - 1;		/* wraps if the stack is empty */
-	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH ||
-		     ks->frames[top].fn != off))
+	/* Some frame to compare, without a branch; only the top one counts. */
+	f = &ks->frames[min_t(u32, top, CONFIG_KFT_STACK_DEPTH - 1)];
+	beyond = top >= CONFIG_KFT_STACK_DEPTH;
+	if (unlikely(kft_fast_off(run, ks, fn, false, now) | beyond |
+		     (u32)(f->fn ^ off)))
 		goto out;
-	entry = ks->frames[top].entry_ns;
-	site = ks->frames[top].site;
+	entry = f->entry_ns;
+	site = f->site;
 	barrier();		/* read before an interrupt may reuse it */
 	ks->depth = top;
 	len = now - (entry & KFT_FRAME_NS);
-	if ((len >= run->min_len && len <= run->max_len) ||
-	    (entry & KFT_FRAME_TRIGGER)) {
-		kft_log_and_leave(run, entry, off, site, len, now);
+	done = true;
+	/* Dropped by the time filters, unless the start trigger's own call. */
+	keep = len >= run->min_len;
+	keep &= len <= run->max_len;
+	if (unlikely(!(keep | !!(entry & KFT_FRAME_TRIGGER)))) {
+		kft_count_cpu(KFT_CNT_FILTER_TIME);
+		goto out;
+	}
+	/* kft_reserve_cpu(), its refill out of line. */
+	end = this_cpu_read(kft_cpu.end);
+	idx = kft_cpu_inc_return(kft_cpu.pos) - 1;
+	if (unlikely(idx >= end)) {
+		kft_log_and_leave(run, entry, off, site, len);
 		return true;
 	}
-	kft_count_cpu(KFT_CNT_FILTER_TIME);
-	done = true;
+	kft_fill(run, run->log + idx, entry, off, site, kft_frame_pid(entry),
+		 kft_delta_encode(len), raw_smp_processor_id());
 out:
 	kft_busy_end();
 	return done;
@@ -866,7 +897,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 		}
 		/* Where it last ran: the CPU that entered it, unless it moved. */
 		kft_log_on(run, f->entry_ns, f->fn, f->site, irq ? -1 : t->pid,
-			   KFT_DELTA_OPEN, 0, task_cpu(t));
+			   KFT_DELTA_OPEN, task_cpu(t));
 	}
 }
 

@@ -29,7 +29,7 @@ END {
 	nk = split("1 2 3 4 0 min", keys, " ")
 	name["1"] = "1: call and return"
 	name["2"] = "2: a clock read"
-	name["3"] = "3: the bracket (preemption, busy count)"
+	name["3"] = "3: the bracket (preemption off)"
 	name["4"] = "4: the bracket, the run's state, a clock read"
 	name["0"] = "the whole hooks: every call logged"
 	name["min"] = "the whole hooks: filter mintime 100, (nearly) every call dropped"

@@ -24,7 +24,8 @@
  * nest in it and unwind before it resumes, and each of its steps - claiming
  * a stack slot or a log slot - is a single per-CPU operation or ordered so
  * that a nested hook works above it.  Code that frees or reads a log first
- * waits for every CPU to leave the hooks (kft_run.c: kft_sync()).
+ * waits for every CPU to schedule, which no hook does (kft_run.c:
+ * kft_sync()).
  *
  * The hooks also make the state changes that race (kft_start(),
  * kft_stop(); kft_state.h has the table) and own the global state: the
@@ -597,23 +598,22 @@ static __always_inline bool kft_cannot_start(const struct kft_run *run,
 }
 
 /*
- * The bracket every path of a hook runs in.  Stay on this CPU; interrupts
+ * The bracket every path of a hook runs in: stay on this CPU.  Interrupts
  * and NMIs may nest in a hook (they unwind before it resumes, and every
- * step here is safe against that).  ->busy tells kft_sync() a CPU may still
- * use the old run, so it is raised before the run and its state are read,
- * and dropped after the last use of the run.
+ * step here is safe against that).  A hook neither sleeps nor is
+ * preempted, so a CPU that has scheduled since a state change is in no
+ * hook that saw the state before: what kft_sync() waits for.  The run and
+ * its state are read, and the run last used, inside the bracket.
  */
-static __always_inline void kft_busy_begin(void)
+static __always_inline void kft_pin(void)
 {
 	preempt_disable_notrace();
-	kft_cpu_add_nested(kft_cpu.busy, 1);
 	barrier();
 }
 
-static __always_inline void kft_busy_end(void)
+static __always_inline void kft_unpin(void)
 {
 	barrier();
-	kft_cpu_add_nested(kft_cpu.busy, -1);
 	preempt_enable_notrace();
 }
 
@@ -630,7 +630,7 @@ static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
 	u64 now, flags = 0;
 	int state;
 
-	kft_busy_begin();
+	kft_pin();
 	run = READ_ONCE(kft_run);
 	state = READ_ONCE(kft_state);
 	if (unlikely(!run || state != KFT_TRIGGERED)) {
@@ -650,7 +650,7 @@ static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
 	else
 		kft_exit(run, fn, now);
 out:
-	kft_busy_end();
+	kft_unpin();
 }
 
 /*
@@ -721,7 +721,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	u64 now;
 	u32 d;
 
-	kft_busy_begin();
+	kft_pin();
 	run = kft_fast_run(fn, true, &done);
 	if (unlikely(!run))
 		goto out;
@@ -739,7 +739,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	f->site = kft_off(site);
 	done = true;
 out:
-	kft_busy_end();
+	kft_unpin();
 	return done;
 }
 
@@ -754,7 +754,7 @@ static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
 {
 	kft_fill(run, kft_refill(run), entry, fn, site, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id());
-	kft_busy_end();
+	kft_unpin();
 }
 
 static __always_inline bool kft_exit_fast(unsigned long fn)
@@ -768,7 +768,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	u64 now, entry, len;
 	u32 top;
 
-	kft_busy_begin();
+	kft_pin();
 	run = kft_fast_run(fn, false, &done);
 	if (unlikely(!run))
 		goto out;
@@ -803,7 +803,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	kft_fill(run, run->log + idx, entry, off, site, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id());
 out:
-	kft_busy_end();
+	kft_unpin();
 	return done;
 }
 
@@ -838,11 +838,11 @@ static __always_inline bool kft_bench_steps(void)
 	if (step == 2)
 		this_cpu_write(kft_bench_sink, kft_clock());
 	if (step >= 3) {
-		kft_busy_begin();
+		kft_pin();
 		if (step == 4 && READ_ONCE(kft_run) &&
 		    READ_ONCE(kft_state) == KFT_TRIGGERED)
 			this_cpu_write(kft_bench_sink, kft_clock());
-		kft_busy_end();
+		kft_unpin();
 	}
 	return true;
 }

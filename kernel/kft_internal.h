@@ -124,23 +124,17 @@ enum kft_counter {
 struct kft_cpu {
 	atomic_long_t pos;		/* next log index of this CPU's chunk */
 	unsigned long end;		/* end of the chunk */
-	unsigned int busy;		/* hooks running here, nested included */
 	atomic_long_t cnt[KFT_CNT_NR];
 };
 DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 
 /*
- * The hooks' per-CPU updates, made with preemption off; an interrupt may
- * nest in the middle of one.  x86 updates per-CPU data in one gs-relative
- * instruction and arm64 with an exclusive pair; the generic this_cpu_*()
- * (riscv, arm) masks interrupts around a plain add, which costs more than
- * the add (CSR or CPSR writes).
- *
- * kft_cpu_inc(), kft_cpu_inc_return(): pos and cnt[], which what nests
- * changes for good; off x86 and arm64, a relaxed atomic on the CPU's copy.
- * kft_cpu_add_nested(): busy, which what nests lowers again before the
- * hook resumes, so a plain add keeps it right; off x86, through the CPU's
- * pointer.
+ * The hooks' per-CPU updates of pos and cnt[], made with preemption off;
+ * an interrupt may nest in the middle of one and change them for good.
+ * x86 updates per-CPU data in one gs-relative instruction and arm64 with
+ * an exclusive pair; the generic this_cpu_*() (riscv, arm) masks
+ * interrupts around a plain add, which costs more than the add (CSR or
+ * CPSR writes): there, a relaxed atomic on the CPU's copy.
  */
 #if defined(CONFIG_X86) || defined(CONFIG_ARM64)
 #define kft_cpu_inc(v)		this_cpu_inc((v).counter)
@@ -148,16 +142,6 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 #else
 #define kft_cpu_inc(v)		atomic_long_inc(raw_cpu_ptr(&(v)))
 #define kft_cpu_inc_return(v)	atomic_long_inc_return_relaxed(raw_cpu_ptr(&(v)))
-#endif
-#ifdef CONFIG_X86
-#define kft_cpu_add_nested(v, i)	raw_cpu_add(v, i)
-#else
-#define kft_cpu_add_nested(v, i)				\
-	do {							\
-		typeof(v) *p__ = raw_cpu_ptr(&(v));		\
-								\
-		WRITE_ONCE(*p__, *p__ + (i));			\
-	} while (0)
 #endif
 
 /* kft_run.slow: what sends a hook off its fast path. */

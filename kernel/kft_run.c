@@ -12,6 +12,7 @@
  * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c.  Used by
  * kft_boot.c and kft_proc.c.
  */
+#include <linux/cpu.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -22,6 +23,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "kft_internal.h"
 
@@ -50,30 +52,37 @@ void kft_error_clear(void)
 	kft_error_msg[0] = '\0';
 }
 
-static void kft_sync_nop(void *info)
+static DEFINE_PER_CPU(struct work_struct, kft_sync_work);
+
+static void kft_sync_nop(struct work_struct *work)
 {
 }
 
 /*
- * Wait until no CPU can be in a hook that saw the previous state.  The IPI
- * to each CPU orders its ->busy increment before its read of the state
- * (as membarrier does); then each CPU's ->busy is seen at zero once.
+ * Wait until no CPU can be in a hook that saw the previous state.  A hook
+ * runs with preemption off and never sleeps (kft.c: kft_pin()), so a CPU
+ * that has run a work item since has left every hook it was in, and reads
+ * the state anew in its next: schedule_on_each_cpu(), as ftrace's
+ * synchronize_rcu_tasks_rude(), with work items that need no allocation.
+ * Preemption off in the hooks is all they pay for it.
  */
 static void kft_sync(void)
 {
 	int cpu;
 
-	on_each_cpu(kft_sync_nop, NULL, 1);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct work_struct *work = per_cpu_ptr(&kft_sync_work, cpu);
+
+		INIT_WORK(work, kft_sync_nop);
+		schedule_work_on(cpu, work);
+	}
 	for_each_online_cpu(cpu)
-		while (READ_ONCE(per_cpu(kft_cpu, cpu).busy))
-			cpu_relax();
+		flush_work(per_cpu_ptr(&kft_sync_work, cpu));
+	cpus_read_unlock();
 }
 
-/*
- * A new or cleared run's chunks and counters.  Not ->busy: the hooks raise
- * it whenever they are called, a run armed or not, and a CPU may be in
- * one now.
- */
+/* A new or cleared run's chunks and counters. */
 static void kft_reset_cpus(void)
 {
 	int cpu, c;

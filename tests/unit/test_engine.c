@@ -567,20 +567,17 @@ static void test_replace_and_clear(void)
 	       "its new log has its own time base");
 
 	/*
-	 * The hooks raise ->busy whenever called: a CPU may be in one, its
-	 * sites still live, right after kft_sync() saw it at zero (played
-	 * here by a CPU kft_sync() does not look at).  A new run or a clear
-	 * resets chunks and counters, never that.
+	 * Before it empties a log, a clear waits for every online CPU to
+	 * schedule (kft_sync()); it resets the counters of every CPU, the
+	 * offline too.
 	 */
 	shim_cpus_online = SHIM_NR_CPUS - 1;
-	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy = 1;
+	shim_cpus_scheduled = 0;
 	atomic_long_set(&per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND], 5);
 	cmd(kft_run_clear);
-	run = load("new\nend\n");
-	tap_ok(per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy == 1 &&
+	tap_ok(shim_cpus_scheduled == (1UL << (SHIM_NR_CPUS - 1)) - 1 &&
 	       !atomic_long_read(&per_cpu(kft_cpu, SHIM_NR_CPUS - 1).cnt[KFT_CNT_NOT_FOUND]),
-	       "clear and new reset counters, not the busy count of a CPU in a hook");
-	per_cpu(kft_cpu, SHIM_NR_CPUS - 1).busy = 0;
+	       "clear: every online CPU scheduled first, every CPU's counters reset");
 	shim_cpus_online = SHIM_NR_CPUS;
 }
 

@@ -10,6 +10,7 @@
 
 int shim_cpu;
 int shim_cpus_online = SHIM_NR_CPUS;
+unsigned long shim_cpus_scheduled;
 struct task_struct *shim_current = &shim_idle[0];
 struct task_struct shim_idle[SHIM_NR_CPUS];
 struct task_struct *shim_tasks;

@@ -127,7 +127,7 @@ void shim_set_cpu(int cpu);
 	type name;							\
 	static void __attribute__((constructor)) shim_reg_##name(void)	\
 	{ shim_pcpu_register(&name, sizeof(name)); }			\
-	type name
+	extern type name
 #define this_cpu_read(x)		(x)
 #define this_cpu_write(x, v)		((x) = (v))
 #define this_cpu_inc(x)			((x)++)
@@ -139,10 +139,40 @@ void shim_set_cpu(int cpu);
 #define per_cpu_ptr(ptr, cpu)		((__typeof__(ptr))shim_pcpu_ptr(ptr, cpu))
 #define raw_smp_processor_id()		shim_cpu
 #define for_each_possible_cpu(cpu)	for ((cpu) = 0; (cpu) < SHIM_NR_CPUS; (cpu)++)
-/* The CPUs kft_sync() looks at: fewer, to play one that it missed. */
+/* The online CPUs: fewer, to play one that kft_sync() cannot reach. */
 extern int shim_cpus_online;
 #define for_each_online_cpu(cpu)	for ((cpu) = 0; (cpu) < shim_cpus_online; (cpu)++)
-#define on_each_cpu(fn, info, wait)	fn(info)
+#define cpus_read_lock()		do { } while (0)
+#define cpus_read_unlock()		do { } while (0)
+
+/*
+ * Work items run when flushed; shim_cpus_scheduled has a bit for each CPU
+ * one was queued on, for the tests to see kft_sync() reach every CPU.
+ */
+struct work_struct;
+typedef void (*work_func_t)(struct work_struct *work);
+struct work_struct {
+	work_func_t func;
+	int cpu;
+};
+extern unsigned long shim_cpus_scheduled;
+#define INIT_WORK(w, f)			((w)->func = (f), (w)->cpu = -1)
+
+static inline bool schedule_work_on(int cpu, struct work_struct *work)
+{
+	work->cpu = cpu;
+	shim_cpus_scheduled |= 1UL << cpu;
+	return true;
+}
+
+static inline bool flush_work(struct work_struct *work)
+{
+	if (work->cpu < 0)
+		return false;
+	work->func(work);
+	work->cpu = -1;
+	return true;
+}
 
 /* --- tasks, interrupt context, stacks ------------------------------------ */
 #include <linux/kft.h>

@@ -679,20 +679,25 @@ static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
  * already touched.
  */
 static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
-						  const struct kft_task *ks,
+						  struct task_struct *tsk,
 						  unsigned long fn, bool entry,
 						  u64 now)
 {
+	const struct kft_task *ks = &tsk->kft;
 	u8 slow_bits = KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | KFT_SLOW_SCOPE |
 		(entry ? KFT_SLOW_WATCH | KFT_SLOW_NOTUNDER :
 			 KFT_SLOW_LIMITS | KFT_SLOW_FILTERS);
 
-	/* Non-zero to leave: differences are XORs, the rest 0 or 1. */
-	return (READ_ONCE(run->slow) & slow_bits) |
-	       ((unsigned long)ks->owner ^ (unsigned long)current) |
-	       ((ks->gen ^ READ_ONCE(run->gen)) & KFT_GEN_MASK) |
+	/*
+	 * Non-zero to leave: differences are XORs, the rest 0 or 1.  Plain
+	 * loads, each used once: the compiler folds them into the tests (not
+	 * a volatile one), and the hook needs fewer registers.
+	 */
+	return (run->slow & slow_bits) |
+	       ((unsigned long)ks->owner ^ (unsigned long)tsk) |
+	       ((ks->gen ^ run->gen) & KFT_GEN_MASK) |
 	       (fn == (entry ? run->stop_entry_fn : run->stop_exit_fn)) |
-	       (now >= READ_ONCE(run->stop_at));
+	       (now >= run->stop_at);
 }
 
 /*
@@ -714,7 +719,8 @@ static __always_inline struct kft_run *kft_fast_run(unsigned long fn,
 static __always_inline bool kft_enter_fast(unsigned long fn,
 					   unsigned long site)
 {
-	struct kft_task *ks = &current->kft;
+	struct task_struct *tsk = current;
+	struct kft_task *ks = &tsk->kft;
 	struct kft_run *run;
 	struct kft_frame *f;
 	bool done = false, full;
@@ -728,7 +734,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	now = kft_arch_cycles();
 	d = ks->depth;
 	full = d >= CONFIG_KFT_STACK_DEPTH;
-	if (unlikely(kft_fast_off(run, ks, fn, true, now) | full))
+	if (unlikely(kft_fast_off(run, tsk, fn, true, now) | full))
 		goto out;
 	/* Claim the slot first: an interrupt here stacks above it. */
 	ks->depth = d + 1;
@@ -759,7 +765,8 @@ static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
 
 static __always_inline bool kft_exit_fast(unsigned long fn)
 {
-	struct kft_task *ks = &current->kft;
+	struct task_struct *tsk = current;
+	struct kft_task *ks = &tsk->kft;
 	const struct kft_frame *f;
 	s32 off = kft_off(fn), site;
 	unsigned long end, idx;
@@ -777,7 +784,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	/* Some frame to compare, without a branch; only the top one counts. */
 	f = &ks->frames[min_t(u32, top, CONFIG_KFT_STACK_DEPTH - 1)];
 	beyond = top >= CONFIG_KFT_STACK_DEPTH;
-	if (unlikely(kft_fast_off(run, ks, fn, false, now) | beyond |
+	if (unlikely(kft_fast_off(run, tsk, fn, false, now) | beyond |
 		     (u32)(f->fn ^ off)))
 		goto out;
 	entry = f->entry_ns;

@@ -89,8 +89,8 @@ static __always_inline void kft_count(enum kft_counter c)
 
 /*
  * Where a call goes that finds the log full: counted lost, the run
- * stopped, the entry written nowhere.  The paths that take log slots then
- * fill one without a test.
+ * stopped, its entry written, by whichever CPU, to a sink that is never
+ * read.  The paths that take log slots then fill one without a test.
  */
 static struct kft_entry kft_log_full_sink;
 
@@ -655,7 +655,7 @@ out:
 
 /*
  * The fast paths: a logging run's common call, and a primed run's, with no
- * function call on the way, so that the hook needs no stack frame.  Each
+ * function call on the way, so that the hook saves few registers.  Each
  * bails out to kft_hook() before it changes anything, on whatever it does
  * not handle.
  *
@@ -752,8 +752,8 @@ out:
 /*
  * kft_exit_fast() keeps a call and its CPU's chunk of the log is used up:
  * take the next, log the call and leave the hook.  Out of line and
- * last, so that nothing the fast path holds lives across a call: the
- * hook needs no stack frame.
+ * last, so that nothing the fast path holds lives across a call, which
+ * would take registers the hook would have to save.
  */
 static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
 					       s32 fn, s32 site, u64 len)

@@ -486,6 +486,23 @@ static void test_tasks_cpus_irqs(void)
 	tap_ok(ok && run->nr_logged == 200,
 	       "two CPUs, 100 calls each: own log chunks (refilled), merged by time");
 
+	/* A CPU whose clock is a hair behind the one that set the time base. */
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	run_task(&t2, 1);
+	shim_tsc -= 5;
+	call(C, 3);
+	shim_tsc += 5;
+	call(B, 4);
+	run_task(&t1, 0);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(run->nr_logged == 2 && at(nth(run, C, 0)) == 0 &&
+	       len(nth(run, C, 0)) == 3 && at(nth(run, B, 0)) == 3 &&
+	       len(nth(run, B, 0)) == 4,
+	       "a call entered before the time base, by another CPU's clock, at 0 (%llu)",
+	       (unsigned long long)at(nth(run, C, 0)));
+
 	/* Calls open at the stop: -1, on the task's CPU, filters applied. */
 	run = load("new\nfilter funclist fn_a fn_b fend\nfilter mintime 1s\nend\n");
 	cmd(kft_run_prime);

@@ -687,17 +687,23 @@ static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
 	u8 slow_bits = KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | KFT_SLOW_SCOPE |
 		(entry ? KFT_SLOW_WATCH | KFT_SLOW_NOTUNDER :
 			 KFT_SLOW_LIMITS | KFT_SLOW_FILTERS);
+	unsigned long off;
 
 	/*
 	 * Non-zero to leave: differences are XORs, the rest 0 or 1.  Plain
 	 * loads, each used once: the compiler folds them into the tests (not
-	 * a volatile one), and the hook needs fewer registers.
+	 * a volatile one), and the hook needs fewer registers.  Added up one
+	 * by one, for Clang would otherwise keep every term in a register
+	 * of its own.
 	 */
-	return (run->slow & slow_bits) |
-	       ((unsigned long)ks->owner ^ (unsigned long)tsk) |
-	       ((ks->gen ^ run->gen) & KFT_GEN_MASK) |
-	       (fn == (entry ? run->stop_entry_fn : run->stop_exit_fn)) |
-	       (now >= run->stop_at);
+	off = run->slow & slow_bits;
+	off |= (unsigned long)ks->owner ^ (unsigned long)tsk;
+	OPTIMIZER_HIDE_VAR(off);
+	off |= (ks->gen ^ run->gen) & KFT_GEN_MASK;
+	OPTIMIZER_HIDE_VAR(off);
+	off |= fn == (entry ? run->stop_entry_fn : run->stop_exit_fn);
+	OPTIMIZER_HIDE_VAR(off);
+	return off | (now >= run->stop_at);
 }
 
 /*

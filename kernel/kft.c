@@ -777,7 +777,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	s32 off = kft_off(fn), site;
 	unsigned long end, idx;
 	struct kft_run *run;
-	bool done = false, beyond, keep;
+	bool done = false, beyond, keep, trigger;
 	u64 now, entry, len;
 	u32 top;
 
@@ -802,7 +802,8 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	/* Dropped by the time filters, unless the start trigger's own call. */
 	keep = len >= run->min_len;
 	keep &= len <= run->max_len;
-	if (unlikely(!(keep | !!(entry & KFT_FRAME_TRIGGER)))) {
+	trigger = entry & KFT_FRAME_TRIGGER;
+	if (unlikely(!(keep | trigger))) {
 		kft_count_cpu(KFT_CNT_FILTER_TIME);
 		goto out;
 	}

@@ -150,38 +150,37 @@ static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
 }
 
 /*
- * Fill log slot e with a call entered at entry (a frame's entry_ns) that
- * ran on cpu, lasting delta (kft_delta_encode(), or KFT_DELTA_*).  The
- * log's own length counts the calls logged (kft_run_logged()).
+ * Fill log slot e with a call (a frame's: its function and call site, one
+ * word) entered at entry (its entry_ns) that ran on cpu, lasting delta
+ * (kft_delta_encode(), or KFT_DELTA_*).  The log's own length counts the
+ * calls logged (kft_run_logged()).
  */
 static __always_inline void kft_fill(struct kft_run *run, struct kft_entry *e,
-				     u64 entry, s32 fn, s32 site, int pid,
-				     u32 delta, unsigned int cpu)
+				     u64 entry, u64 call, int pid, u32 delta,
+				     unsigned int cpu)
 {
 	u64 t = (entry & KFT_FRAME_NS) - run->base_ns;
 
 	/* Before the base (another CPU's clock, a hair behind): 0. */
 	t &= ~(u64)((s64)t >> 63);
 	e->time_cpu = (t & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
-	e->fn = fn;
-	e->site = site;
-	e->delta = delta;
-	e->pid = pid;
+	e->call = call;
+	e->delta_pid = kft_word(delta, pid);
 }
 
 /* Log a call: inline on the exit path, kft_log_on() elsewhere. */
 static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
-					 s32 fn, s32 site, int pid, u32 delta,
+					 u64 call, int pid, u32 delta,
 					 unsigned int cpu)
 {
-	kft_fill(run, kft_reserve(run), entry, fn, site, pid, delta, cpu);
+	kft_fill(run, kft_reserve(run), entry, call, pid, delta, cpu);
 }
 
 static noinline notrace void kft_log_on(struct kft_run *run, u64 entry,
-					s32 fn, s32 site, int pid, u32 delta,
+					u64 call, int pid, u32 delta,
 					unsigned int cpu)
 {
-	kft_log_call(run, entry, fn, site, pid, delta, cpu);
+	kft_log_call(run, entry, call, pid, delta, cpu);
 }
 
 /* The pid a call entered at entry is logged with: -1 in interrupts. */
@@ -196,6 +195,12 @@ static __always_inline s32 kft_off(unsigned long addr)
 	return addr - kft_text_base;
 }
 
+/* A call's function and call site as frames and entries keep them. */
+static __always_inline u64 kft_call(unsigned long fn, unsigned long site)
+{
+	return kft_word(kft_off(fn), kft_off(site));
+}
+
 static __always_inline u64 kft_entry_flags(void)
 {
 	return in_task() ? 0 : KFT_FRAME_IRQ;
@@ -207,8 +212,8 @@ static notrace void kft_log_event(struct kft_run *run, unsigned long fn,
 {
 	u64 entry = now | kft_entry_flags();
 
-	kft_log_on(run, entry, kft_off(fn), kft_off(site),
-		   kft_frame_pid(entry), delta, raw_smp_processor_id());
+	kft_log_on(run, entry, kft_call(fn, site), kft_frame_pid(entry), delta,
+		   raw_smp_processor_id());
 }
 
 /* The start trigger fired: from primed to logging, with a new time base. */
@@ -228,7 +233,6 @@ void notrace kft_start(struct kft_run *run, enum kft_reason why,
 	WRITE_ONCE(run->gen, (run->gen + 1) & KFT_GEN_MASK);
 	/* filter children: the task starting the run is the first in scope. */
 	if (run->cfg.children) {
-		current->kft.owner = current;
 		current->kft.depth = 0;
 		WRITE_ONCE(current->kft.gen, run->gen | KFT_GEN_MEMBER);
 	}
@@ -253,20 +257,23 @@ void notrace kft_stop(struct kft_run *run, enum kft_reason why,
 }
 
 /*
- * The task's shadow stack for this run.  One that is stale - an older
- * run's, or a copy fork made of the parent's - starts empty; a copy of a
- * parent in the run's scope (filter children) is in it too.
+ * A new task's copy of its parent's shadow stack starts empty, of the
+ * parent's generation: a copy of a parent in the run's scope (filter
+ * children) is in it too.  Only a fork empties the child's stack, so the
+ * hooks test nothing for forks.
  */
+void kft_task_init(struct task_struct *t)
+{
+	t->kft.depth = 0;
+}
+
+/* The task's shadow stack for this run: one of an older run starts empty. */
 static __always_inline struct kft_task *kft_task_stack(struct kft_run *run)
 {
 	struct kft_task *ks = &current->kft;
 	u32 gen = READ_ONCE(run->gen);
 
-	if (unlikely(ks->owner != current ||
-		     (ks->gen & KFT_GEN_MASK) != gen)) {
-		if ((ks->gen & KFT_GEN_MASK) == gen)
-			gen |= ks->gen & KFT_GEN_MEMBER;
-		ks->owner = current;
+	if (unlikely((ks->gen & KFT_GEN_MASK) != gen)) {
 		ks->gen = gen;
 		ks->depth = 0;
 	}
@@ -382,7 +389,7 @@ static noinline notrace void kft_watch_stack(struct kft_run *run,
 	for (d = 0; d < n; d++) {
 		const struct kft_frame *f = &ks->frames[d];
 
-		kft_log_on(run, f->entry_ns, f->fn, f->site,
+		kft_log_on(run, f->entry_ns, f->call,
 			   kft_frame_pid(f->entry_ns), KFT_DELTA_STACK,
 			   raw_smp_processor_id());
 	}
@@ -438,8 +445,7 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 	}
 	f = &ks->frames[d];
 	f->entry_ns = now | flags | kft_entry_flags();
-	f->fn = kft_off(fn);
-	f->site = kft_off(site);
+	f->call = kft_call(fn, site);
 }
 
 /*
@@ -471,7 +477,7 @@ static noinline notrace int kft_pop_deep(struct kft_task *ks, s32 off)
  * run never saw it.  Nothing here lives in memory but the stack itself.
  */
 static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
-				    s32 *site, u32 *at)
+				    u64 *call, u32 *at)
 {
 	u32 top = ks->depth - 1;	/* wraps if the stack is empty */
 	int d = top;
@@ -483,7 +489,7 @@ static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 			return false;
 	}
 	*entry = ks->frames[d].entry_ns;
-	*site = ks->frames[d].site;
+	*call = ks->frames[d].call;
 	barrier();		/* read before an interrupt may reuse it */
 	ks->depth = d;
 	*at = d;
@@ -547,8 +553,7 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 	u8 slow = READ_ONCE(run->slow);
 	bool stop_here, keep;
 	struct kft_task *ks;
-	u64 entry, len;
-	s32 site_off;
+	u64 entry, len, call;
 	u32 at;
 	int why;
 
@@ -568,7 +573,7 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 			goto out;
 		}
 	}
-	if (kft_pop(ks, kft_off(fn), &entry, &site_off, &at)) {
+	if (kft_pop(ks, kft_off(fn), &entry, &call, &at)) {
 		len = now - (entry & KFT_FRAME_NS);
 		if (likely(!(slow & KFT_SLOW_FILTERS))) {
 			keep = len >= run->min_len && len <= run->max_len;
@@ -578,8 +583,8 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 			keep = why < 0;
 		}
 		if (keep || stop_here || (entry & KFT_FRAME_TRIGGER))
-			kft_log_call(run, entry, kft_off(fn), site_off,
-				     kft_frame_pid(entry), kft_delta_encode(len),
+			kft_log_call(run, entry, call, kft_frame_pid(entry),
+				     kft_delta_encode(len),
 				     raw_smp_processor_id());
 		else
 			kft_count(why);
@@ -633,9 +638,9 @@ static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
 	kft_pin();
 	run = READ_ONCE(kft_run);
 	state = READ_ONCE(kft_state);
-	if (unlikely(!run || state != KFT_TRIGGERED)) {
+	if (unlikely(state != KFT_TRIGGERED)) {
 		/* Primed: only a call that may start the run reads the clock. */
-		if (!run || state != KFT_PRIMED ||
+		if (state != KFT_PRIMED ||
 		    likely(kft_cannot_start(run, fn, entry)))
 			goto out;
 		now = kft_clock();
@@ -665,29 +670,26 @@ out:
 static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
 					  unsigned long fn, bool entry)
 {
-	return state != KFT_PRIMED || !run || kft_cannot_start(run, fn, entry);
+	return state != KFT_PRIMED || kft_cannot_start(run, fn, entry);
 }
 
 /*
  * Does a logging run's call leave the fast path for kft_hook()?  Yes for
  * what only some runs need (run->slow: filters beyond time, start or stop
  * work of a boot run's early days, sched_clock() as the clock, scope,
- * watch, notunder), the stop time reached, the stop function, and a shadow
- * stack not yet the run's.  One test of all, computed with '|' and not
- * '||': under QEMU each branch ends a translation block, which costs more
- * than the few tests, and on hardware the loads are in two cache lines
- * already touched.
+ * watch, notunder: their until is 0), the stop time reached, the stop
+ * function, a shadow stack not yet the run's, and the caller's own
+ * reasons (off: its shadow stack's top, full or not fn's).  One test of all,
+ * computed with '|' and not '||': under QEMU each branch ends a
+ * translation block, which costs more than the few tests, and on hardware
+ * the loads are in two cache lines already touched.
  */
 static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
 						  struct task_struct *tsk,
 						  unsigned long fn, bool entry,
-						  u64 now)
+						  u64 now, unsigned long off)
 {
 	const struct kft_task *ks = &tsk->kft;
-	u8 slow_bits = KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | KFT_SLOW_SCOPE |
-		(entry ? KFT_SLOW_WATCH | KFT_SLOW_NOTUNDER :
-			 KFT_SLOW_LIMITS | KFT_SLOW_FILTERS);
-	unsigned long off;
 
 	/*
 	 * Non-zero to leave: differences are XORs, the rest 0 or 1.  Plain
@@ -696,30 +698,32 @@ static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
 	 * by one, for Clang would otherwise keep every term in a register
 	 * of its own.
 	 */
-	off = run->slow & slow_bits;
-	off |= (unsigned long)ks->owner ^ (unsigned long)tsk;
+	off |= now >= (entry ? run->enter_until : run->exit_until);
 	OPTIMIZER_HIDE_VAR(off);
 	off |= (ks->gen ^ run->gen) & KFT_GEN_MASK;
 	OPTIMIZER_HIDE_VAR(off);
-	off |= fn == (entry ? run->stop_entry_fn : run->stop_exit_fn);
-	OPTIMIZER_HIDE_VAR(off);
-	return off | (now >= run->stop_at);
+	return off | (fn == (entry ? run->stop_entry_fn : run->stop_exit_fn));
 }
 
 /*
- * Under the bracket: the run if it logs, else NULL with *done telling
- * whether the call needs kft_hook() (a primed run it may start).
+ * Under the bracket: does the run (*run) log?  If not, *done tells whether
+ * the call needs kft_hook() (a primed run it may start).  An armed state
+ * has a run, never NULL: the first is installed while none is armed, and
+ * a hook that read kft_run before that has left before the state changes
+ * (kft_run_install()).
  */
-static __always_inline struct kft_run *kft_fast_run(unsigned long fn,
-						    bool entry, bool *done)
+static __always_inline bool kft_fast_logs(struct kft_run **run,
+					  unsigned long fn, bool entry,
+					  bool *done)
 {
-	struct kft_run *run = READ_ONCE(kft_run);
-	int state = READ_ONCE(kft_state);
+	int state;
 
-	if (likely(state == KFT_TRIGGERED && run))
-		return run;
-	*done = kft_fast_idle(run, state, fn, entry);
-	return NULL;
+	*run = READ_ONCE(kft_run);
+	state = READ_ONCE(kft_state);
+	if (likely(state == KFT_TRIGGERED))
+		return true;
+	*done = kft_fast_idle(*run, state, fn, entry);
+	return false;
 }
 
 static __always_inline bool kft_enter_fast(unsigned long fn,
@@ -729,26 +733,24 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	struct kft_task *ks = &tsk->kft;
 	struct kft_run *run;
 	struct kft_frame *f;
-	bool done = false, full;
+	bool done = false;
 	u64 now;
 	u32 d;
 
 	kft_pin();
-	run = kft_fast_run(fn, true, &done);
-	if (unlikely(!run))
+	if (unlikely(!kft_fast_logs(&run, fn, true, &done)))
 		goto out;
 	now = kft_arch_cycles();
 	d = ks->depth;
-	full = d >= CONFIG_KFT_STACK_DEPTH;
-	if (unlikely(kft_fast_off(run, tsk, fn, true, now) | full))
+	if (unlikely(kft_fast_off(run, tsk, fn, true, now,
+				  d >= CONFIG_KFT_STACK_DEPTH)))
 		goto out;
 	/* Claim the slot first: an interrupt here stacks above it. */
 	ks->depth = d + 1;
 	barrier();
 	f = &ks->frames[d];
 	f->entry_ns = now | kft_entry_flags();
-	f->fn = kft_off(fn);
-	f->site = kft_off(site);
+	f->call = kft_call(fn, site);
 	done = true;
 out:
 	kft_unpin();
@@ -762,9 +764,9 @@ out:
  * would take registers the hook would have to save.
  */
 static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
-					       s32 fn, s32 site, u64 len)
+					       u64 call, u64 len)
 {
-	kft_fill(run, kft_refill(run), entry, fn, site, kft_frame_pid(entry),
+	kft_fill(run, kft_refill(run), entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id());
 	kft_unpin();
 }
@@ -774,27 +776,26 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	struct task_struct *tsk = current;
 	struct kft_task *ks = &tsk->kft;
 	const struct kft_frame *f;
-	s32 off = kft_off(fn), site;
+	s32 off = kft_off(fn);
 	unsigned long end, idx;
 	struct kft_run *run;
 	bool done = false, beyond, keep, trigger;
-	u64 now, entry, len;
+	u64 now, entry, len, call;
 	u32 top;
 
 	kft_pin();
-	run = kft_fast_run(fn, false, &done);
-	if (unlikely(!run))
+	if (unlikely(!kft_fast_logs(&run, fn, false, &done)))
 		goto out;
 	now = kft_arch_cycles();
 	top = ks->depth - 1;		/* wraps if the stack is empty */
 	/* Some frame to compare, without a branch; only the top one counts. */
 	f = &ks->frames[min_t(u32, top, CONFIG_KFT_STACK_DEPTH - 1)];
+	call = f->call;
 	beyond = top >= CONFIG_KFT_STACK_DEPTH;
-	if (unlikely(kft_fast_off(run, tsk, fn, false, now) | beyond |
-		     (u32)(f->fn ^ off)))
+	if (unlikely(kft_fast_off(run, tsk, fn, false, now,
+				  beyond | (kft_word_first(call) ^ off))))
 		goto out;
 	entry = f->entry_ns;
-	site = f->site;
 	barrier();		/* read before an interrupt may reuse it */
 	ks->depth = top;
 	len = now - (entry & KFT_FRAME_NS);
@@ -811,10 +812,10 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	end = this_cpu_read(kft_cpu.end);
 	idx = kft_cpu_inc_return(kft_cpu.pos) - 1;
 	if (unlikely(idx >= end)) {
-		kft_log_and_leave(run, entry, off, site, len);
+		kft_log_and_leave(run, entry, call, len);
 		return true;
 	}
-	kft_fill(run, run->log + idx, entry, off, site, kft_frame_pid(entry),
+	kft_fill(run, run->log + idx, entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id());
 out:
 	kft_unpin();
@@ -893,7 +894,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 	if (!t)
 		return;
 	ks = &t->kft;
-	if (ks->owner != t || (ks->gen & KFT_GEN_MASK) != run->gen)
+	if ((ks->gen & KFT_GEN_MASK) != run->gen)
 		return;
 	n = min_t(u32, ks->depth, CONFIG_KFT_STACK_DEPTH);
 	for (d = 0; d < n; d++) {
@@ -910,7 +911,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 			continue;
 		}
 		/* Where it last ran: the CPU that entered it, unless it moved. */
-		kft_log_on(run, f->entry_ns, f->fn, f->site, irq ? -1 : t->pid,
+		kft_log_on(run, f->entry_ns, f->call, irq ? -1 : t->pid,
 			   KFT_DELTA_OPEN, task_cpu(t));
 	}
 }

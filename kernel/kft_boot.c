@@ -197,7 +197,7 @@ void __init kft_boot_prime(void)
 	kft_run_init(run, kft_boot_funcs);
 
 	WRITE_ONCE(kft_early, true);
-	run->slow |= KFT_SLOW_EARLY;	/* off the hooks' fast paths */
+	kft_limits_slow(run, KFT_SLOW_EARLY, 0);	/* off the fast paths */
 	WRITE_ONCE(kft_run, run);
 	/* The run is complete before a hook can see it armed. */
 	kft_state_set(KFT_PRIMED);
@@ -218,7 +218,7 @@ static int __init kft_boot_percpu_ready(void)
 	local_irq_save(flags);
 	WRITE_ONCE(kft_early, false);
 	if (run)
-		WRITE_ONCE(run->slow, run->slow & ~KFT_SLOW_EARLY);
+		kft_limits_slow(run, 0, KFT_SLOW_EARLY);
 	local_irq_restore(flags);
 	if (kft_boot_failed)
 		kft_error("%s", kft_boot_msg);

@@ -73,7 +73,7 @@ void kft_clock_run(struct kft_run *run)
 	/* The hooks' fast paths read the counter; sched_clock() is slow. */
 	WRITE_ONCE(run->slow, counter ? run->slow & ~KFT_SLOW_SCHED_CLOCK :
 					run->slow | KFT_SLOW_SCHED_CLOCK);
-	kft_limits_set(run);
+	kft_limits_set(run);		/* and the fast paths' stop times */
 }
 
 #define KFT_MAX_LIMIT_NS	BIT_ULL(52)	/* keeps products in 64 bits */
@@ -97,10 +97,31 @@ static notrace u64 kft_stop_at(const struct kft_run *run, u64 start_ns)
 	return start_ns + min_t(u64, run->stop_after, U64_MAX - start_ns);
 }
 
+/*
+ * The stop times the fast paths test, from stop_at and the slow bits:
+ * after every change of either.
+ */
+static notrace void kft_limits_fast(struct kft_run *run)
+{
+	u8 slow = READ_ONCE(run->slow);
+	u64 stop_at = READ_ONCE(run->stop_at);
+
+	WRITE_ONCE(run->enter_until, slow & KFT_SLOW_ENTER ? 0 : stop_at);
+	WRITE_ONCE(run->exit_until, slow & KFT_SLOW_EXIT ? 0 : stop_at);
+}
+
 /* A trigger started the run at now: when its time trigger stops it. */
 void notrace kft_limits_started(struct kft_run *run, u64 now)
 {
 	WRITE_ONCE(run->stop_at, kft_stop_at(run, now));
+	kft_limits_fast(run);
+}
+
+/* Slow bits that come and go with a run's phase (boot run, early days). */
+void notrace kft_limits_slow(struct kft_run *run, u8 set, u8 clear)
+{
+	WRITE_ONCE(run->slow, (run->slow | set) & ~clear);
+	kft_limits_fast(run);
 }
 
 /* Has the start time come?  A dynamic run's is in ns since boot. */
@@ -156,9 +177,11 @@ void notrace kft_limits_set(struct kft_run *run)
 	}
 	if (cfg->start.kind != KFT_TRIGGER_TIME)
 		run->start_at = U64_MAX;	/* the hooks' test: never */
+	WRITE_ONCE(run->slow, slow);
 	if (run->start_reason)
 		kft_limits_started(run, run->start_ns);
-	WRITE_ONCE(run->slow, slow);
+	else
+		kft_limits_fast(run);
 }
 
 /*

@@ -51,13 +51,46 @@ enum kft_reason {
 /* One recorded call: 24 bytes. */
 struct kft_entry {
 	u64 time_cpu;		/* entry ns since run base | cpu << 48 */
-	s32 fn;			/* function, offset from _text */
-	s32 site;		/* call site, offset from _text */
-	u32 delta;		/* duration, see kft_delta_encode() */
-	s32 pid;		/* -1 in interrupt context */
+	union {
+		struct {
+			s32 fn;		/* function, offset from _text */
+			s32 site;	/* call site, offset from _text */
+		};
+		u64 call;	/* both, one word: as struct kft_frame's */
+	};
+	union {
+		struct {
+			u32 delta;	/* duration, see kft_delta_encode() */
+			s32 pid;	/* -1 in interrupt context */
+		};
+		u64 delta_pid;	/* both, one word: kft_word() */
+	};
 };
 
 static_assert(sizeof(struct kft_entry) == 24);
+
+/*
+ * Two 32-bit fields that share a word (struct kft_frame's and struct
+ * kft_entry's call, kft_entry.delta_pid), as that word: the hooks move
+ * each pair in one store or load.  kft_word_first(): the first of the two.
+ */
+static __always_inline u64 kft_word(u32 first, u32 second)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (u64)first << 32 | second;
+#else
+	return (u64)second << 32 | first;
+#endif
+}
+
+static __always_inline u32 kft_word_first(u64 word)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return word >> 32;
+#else
+	return word;
+#endif
+}
 
 #define KFT_TIME_BITS		48
 #define KFT_TIME_MASK		((1ULL << KFT_TIME_BITS) - 1)
@@ -152,30 +185,44 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 #define KFT_SLOW_NOTUNDER	BIT(4)	/* notunder functions */
 #define KFT_SLOW_EARLY		BIT(5)	/* boot run, kft_early */
 #define KFT_SLOW_SCHED_CLOCK	BIT(6)	/* the clock is sched_clock() */
+/* Which of them send entries, and exits, to kft_hook(): see enter_until. */
+#define KFT_SLOW_ENTER		(KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | \
+				 KFT_SLOW_SCOPE | KFT_SLOW_WATCH |	\
+				 KFT_SLOW_NOTUNDER)
+#define KFT_SLOW_EXIT		(KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | \
+				 KFT_SLOW_SCOPE | KFT_SLOW_LIMITS |	\
+				 KFT_SLOW_FILTERS)
 
 struct kft_run {
 	/*
-	 * What the hooks test on every call, first.  Times are in the hooks'
-	 * clock units (kft_clock()) until kft_run_finish() converts the log
-	 * to ns.
+	 * What the hooks' fast paths read on every call, first.  Times are
+	 * in the hooks' clock units (kft_clock()) until kft_run_finish()
+	 * converts the log to ns.  The fast paths test no slow bits: a run
+	 * with any for entries (KFT_SLOW_ENTER) has an enter_until of 0,
+	 * which every clock value reaches, and so for exits; the time
+	 * trigger's stop_at otherwise (kft_limits_fast()).
 	 */
-	u8 slow;			/* KFT_SLOW_* */
+	u64 enter_until;		/* entries go to kft_hook() from here */
+	u64 exit_until;			/* exits go to kft_hook() from here */
 	u32 gen;			/* tags stacks, new per start (MASK) */
+	u8 slow;			/* KFT_SLOW_* */
 	u64 min_len;			/* filter mintime */
 	u64 max_len;			/* filter maxtime; U64_MAX: none */
+	unsigned long stop_entry_fn;	/* trigger stop entry: fn, or 0 */
+	unsigned long stop_exit_fn;	/* trigger stop exit: fn, or 0 */
+	struct kft_entry *log;
+	u64 base_ns;			/* first start; entry times count from it */
+
 	u64 stop_at;			/* trigger stop time: clock value */
 	u64 start_at;			/* trigger start time (kft_start_due()) */
 	unsigned long start_entry_fn;	/* trigger start entry: fn, or 0 */
 	unsigned long start_exit_fn;	/* trigger start exit: fn, or 0 */
-	unsigned long stop_entry_fn;	/* trigger stop entry: fn, or 0 */
-	unsigned long stop_exit_fn;	/* trigger stop exit: fn, or 0 */
 	unsigned long *funcs;		/* funclist, sorted */
 
 	refcount_t ref;
 	struct kft_config cfg;
 	unsigned int id;
 
-	struct kft_entry *log;
 	unsigned long capacity;
 	atomic_long_t next;		/* first log index no CPU has taken */
 	bool is_static;			/* the boot run: nothing to free */
@@ -187,7 +234,6 @@ struct kft_run {
 	u32 khz;
 	u64 stop_after;			/* trigger stop time: since start */
 
-	u64 base_ns;			/* first start; entry times count from it */
 	u64 start_ns;			/* start of the current (repeated) run */
 	u64 stop_ns;
 	enum kft_reason start_reason;
@@ -263,6 +309,7 @@ u64 kft_units_to_ns(const struct kft_run *run, u64 base, u64 u);
 bool kft_start_due(const struct kft_run *run, u64 now);
 void kft_limits_set(struct kft_run *run);
 void kft_limits_started(struct kft_run *run, u64 now);
+void kft_limits_slow(struct kft_run *run, u8 set, u8 clear);
 u64 kft_time_ns(const struct kft_run *run, u64 t);
 
 /* kft.c: the hooks, and the changes of state they make. */

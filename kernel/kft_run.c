@@ -259,6 +259,12 @@ void kft_run_install(struct kft_run *run)
 	run->id = ++kft_next_id;
 	run->gen = (run->id << 16) & KFT_GEN_MASK;
 	WRITE_ONCE(kft_run, run);
+	/*
+	 * The hooks take an armed state to mean a run: one that read no run
+	 * yet (the first install) leaves before the state can change.
+	 */
+	if (!old)
+		kft_sync();
 	kft_state_set(KFT_CONFIGURED);
 	kft_run_put(old);
 	if (was_armed)

@@ -10,31 +10,47 @@
 
 #ifdef CONFIG_KFT
 
-/* A call the running trace saw enter and has not yet seen leave. */
+/*
+ * A call the running trace saw enter and has not yet seen leave.  Its
+ * function and call site are also one word, as in a log entry, for the
+ * hooks to move in one load or store (kernel/kft_internal.h: kft_word()).
+ */
 struct kft_frame {
 	u64 entry_ns;		/* sched_clock(); high bits: KFT_FRAME_* */
-	s32 fn;			/* offsets from _text */
-	s32 site;
+	union {
+		struct {
+			s32 fn;		/* offsets from _text */
+			s32 site;
+		};
+		u64 call;
+	};
 };
 
 /*
  * Per-task shadow stack of open calls, in task_struct.  Interrupts nest on
  * the interrupted task's stack, as calls do, so one stack per task is enough.
- * A stack whose owner or generation is stale (a fork copy, an older run) is
- * emptied on first use instead of being reset at fork.
+ * A forked task's copy starts empty (kft_task_init()); a stack of an older
+ * run's generation is emptied on first use.
  */
 struct kft_task {
-	const void *owner;
 	u32 gen;
 	u32 depth;		/* may exceed CONFIG_KFT_STACK_DEPTH */
 	struct kft_frame frames[CONFIG_KFT_STACK_DEPTH];
 };
+
+struct task_struct;
+
+/* dup_task_struct(): the new task's copy of its parent's stack is empty. */
+void kft_task_init(struct task_struct *t);
 
 /* Empty, instrumented: entered just before the first user program runs. */
 void to_userspace(void);
 
 #else
 
+struct task_struct;
+
+static inline void kft_task_init(struct task_struct *t) { }
 static inline void to_userspace(void) { }
 
 #endif /* CONFIG_KFT */

@@ -693,14 +693,21 @@ static void test_scope(void)
 	       counter(KFT_CNT_FILTER_COMM) == 2,
 	       "filter comm: only the task of that name");
 
-	/* children: the task that starts the run, and what it forks then. */
+	/*
+	 * children: the task that starts the run, and what it forks then.  A
+	 * fork's copy of the stack is empty: t3 leaves no open copy of A.
+	 */
+	t2.next = &t3;
+	t3.next = &t4;
 	run = load("new\nfilter children\nend\n");
 	run_task(&t1, 0);
 	call(D, 1);			/* t1 has a stack of an older run */
 	t4.kft = t1.kft;		/* forked before the start */
+	kft_task_init(&t4);
 	cmd(kft_run_prime);		/* no start trigger: t1 starts it */
 	enter(A);
 	t3.kft = t1.kft;		/* fork: dup_task_struct() copies it */
+	kft_task_init(&t3);		/* ... and empties the copy */
 	tick(5);
 	leave(A);
 	run_task(&t3, 0);
@@ -715,6 +722,7 @@ static void test_scope(void)
 	       nth(run, B, 0)->pid == 103 && count(run, C) == 0 &&
 	       count(run, D) == 0 && counter(KFT_CNT_FILTER_CHILDREN) == 2,
 	       "filter children: the starter and its fork since; not a fork from before, not others");
+	t2.next = NULL;
 
 	/* depth: the trigger's call is level 0. */
 	run = load("new\ntrigger start entry fn_a\nfilter depth 1\nend\n");

@@ -114,27 +114,40 @@ static noinline notrace struct kft_entry *kft_refill(struct kft_run *run)
 	raw_local_irq_save(flags);
 	idx = raw_atomic_long_fetch_add(KFT_CHUNK, &run->next);
 	if (idx < run->capacity) {
-		this_cpu_write(kft_cpu.end, min_t(unsigned long,
-						  idx + KFT_CHUNK,
-						  run->capacity));
-		this_cpu_write(kft_cpu.pos.counter, idx + 1);
+		this_cpu_write(kft_cpu.end,
+			       (unsigned long)(run->log +
+					       min_t(unsigned long,
+						     idx + KFT_CHUNK,
+						     run->capacity)));
+		this_cpu_write(kft_cpu.pos.counter,
+			       (unsigned long)(run->log + idx + 1));
 	}
 	raw_local_irq_restore(flags);
 	return idx < run->capacity ? run->log + idx : kft_log_full(run);
 }
 
-/* Take a log slot on this CPU: one per-CPU increment, mostly. */
+/*
+ * Take this CPU's next log slot (*e), one per-CPU add: false when its
+ * chunk is used up (or was never taken: pos and end 0).  A chunk an
+ * interrupt took meanwhile lies beyond end: false too, and a refill.
+ */
+static __always_inline bool kft_cpu_slot(struct kft_entry **e)
+{
+	unsigned long end = this_cpu_read(kft_cpu.end);
+	unsigned long slot = kft_cpu_add_return(kft_cpu.pos,
+						sizeof(struct kft_entry)) -
+			     sizeof(struct kft_entry);
+
+	*e = (struct kft_entry *)slot;
+	return likely(slot < end);
+}
+
+/* Take a log slot on this CPU: one per-CPU add, mostly. */
 static __always_inline struct kft_entry *kft_reserve_cpu(struct kft_run *run)
 {
-	unsigned long end, idx;
+	struct kft_entry *e;
 
-	end = this_cpu_read(kft_cpu.end);
-	idx = kft_cpu_inc_return(kft_cpu.pos) - 1;
-
-	/* A chunk taken by an interrupt since is beyond end: refill. */
-	if (likely(idx < end))
-		return run->log + idx;
-	return kft_refill(run);
+	return kft_cpu_slot(&e) ? e : kft_refill(run);
 }
 
 /* The same, early in a boot run too: one CPU, and no per-CPU data yet. */
@@ -159,11 +172,8 @@ static __always_inline void kft_fill(struct kft_run *run, struct kft_entry *e,
 				     u64 entry, u64 call, int pid, u32 delta,
 				     unsigned int cpu)
 {
-	u64 t = (entry & KFT_FRAME_NS) - run->base_ns;
-
-	/* Before the base (another CPU's clock, a hair behind): 0. */
-	t &= ~(u64)((s64)t >> 63);
-	e->time_cpu = (t & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
+	/* The clock's low bits: kft_run_finish() counts them from the base. */
+	e->time_cpu = (entry & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
 	e->call = call;
 	e->delta_pid = kft_word(delta, pid);
 }
@@ -358,7 +368,7 @@ static notrace int kft_filtered(const struct kft_run *run, unsigned long fn,
 		return KFT_CNT_FILTER_ONLYINTS;
 	if (cfg->nfuncs && !kft_funclist_has(run, fn))
 		return KFT_CNT_FILTER_FUNCLIST;
-	if (len < run->min_len || len > run->max_len)
+	if (!kft_len_kept(run, len))
 		return KFT_CNT_FILTER_TIME;
 	return -1;
 }
@@ -574,9 +584,9 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 		}
 	}
 	if (kft_pop(ks, kft_off(fn), &entry, &call, &at)) {
-		len = now - (entry & KFT_FRAME_NS);
+		len = kft_frame_len(entry, now);
 		if (likely(!(slow & KFT_SLOW_FILTERS))) {
-			keep = len >= run->min_len && len <= run->max_len;
+			keep = kft_len_kept(run, len);
 			why = KFT_CNT_FILTER_TIME;
 		} else {
 			why = kft_filtered(run, fn, entry, at, len);
@@ -685,12 +695,10 @@ static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
  * the loads are in two cache lines already touched.
  */
 static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
-						  struct task_struct *tsk,
+						  const struct kft_task *ks,
 						  unsigned long fn, bool entry,
 						  u64 now, unsigned long off)
 {
-	const struct kft_task *ks = &tsk->kft;
-
 	/*
 	 * Non-zero to leave: differences are XORs, the rest 0 or 1.  Plain
 	 * loads, each used once: the compiler folds them into the tests (not
@@ -700,7 +708,11 @@ static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
 	 */
 	off |= now >= (entry ? run->enter_until : run->exit_until);
 	OPTIMIZER_HIDE_VAR(off);
-	off |= (ks->gen ^ run->gen) & KFT_GEN_MASK;
+	/*
+	 * Its gen, member bit and all (kft_task.gen): a run that sets that
+	 * bit (filter children) takes the full hook anyway (KFT_SLOW_SCOPE).
+	 */
+	off |= ks->gen ^ run->gen;
 	OPTIMIZER_HIDE_VAR(off);
 	return off | (fn == (entry ? run->stop_entry_fn : run->stop_exit_fn));
 }
@@ -729,8 +741,7 @@ static __always_inline bool kft_fast_logs(struct kft_run **run,
 static __always_inline bool kft_enter_fast(unsigned long fn,
 					   unsigned long site)
 {
-	struct task_struct *tsk = current;
-	struct kft_task *ks = &tsk->kft;
+	struct kft_task *ks = &current->kft;
 	struct kft_run *run;
 	struct kft_frame *f;
 	bool done = false;
@@ -742,7 +753,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 		goto out;
 	now = kft_arch_cycles();
 	d = ks->depth;
-	if (unlikely(kft_fast_off(run, tsk, fn, true, now,
+	if (unlikely(kft_fast_off(run, ks, fn, true, now,
 				  d >= CONFIG_KFT_STACK_DEPTH)))
 		goto out;
 	/* Claim the slot first: an interrupt here stacks above it. */
@@ -771,16 +782,29 @@ static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
 	kft_unpin();
 }
 
+/*
+ * A logging run's exit that kft_exit_fast() does not handle: the full exit
+ * path, under the fast path's bracket, and then leave the hook.  Out of
+ * line and last for the same reason, and it takes no call site, which
+ * only a primed run's exit needs (kft_hook()): the exit hook would keep it
+ * in a register it must save.
+ */
+static noinline notrace void kft_exit_and_leave(struct kft_run *run,
+						unsigned long fn)
+{
+	kft_exit(run, fn, kft_clock());	/* the counter, or sched_clock() */
+	kft_unpin();
+}
+
 static __always_inline bool kft_exit_fast(unsigned long fn)
 {
-	struct task_struct *tsk = current;
-	struct kft_task *ks = &tsk->kft;
+	struct kft_task *ks = &current->kft;
 	const struct kft_frame *f;
 	s32 off = kft_off(fn);
-	unsigned long end, idx;
+	struct kft_entry *e;
 	struct kft_run *run;
-	bool done = false, beyond, keep, trigger;
-	u64 now, entry, len, call;
+	bool done = false, beyond;
+	u64 now, entry, len, call, trigger_mask;
 	u32 top;
 
 	kft_pin();
@@ -792,30 +816,31 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	f = &ks->frames[min_t(u32, top, CONFIG_KFT_STACK_DEPTH - 1)];
 	call = f->call;
 	beyond = top >= CONFIG_KFT_STACK_DEPTH;
-	if (unlikely(kft_fast_off(run, tsk, fn, false, now,
-				  beyond | (kft_word_first(call) ^ off))))
-		goto out;
+	if (unlikely(kft_fast_off(run, ks, fn, false, now,
+				  beyond | (kft_word_first(call) ^ off)))) {
+		kft_exit_and_leave(run, fn);
+		return true;
+	}
 	entry = f->entry_ns;
 	barrier();		/* read before an interrupt may reuse it */
 	ks->depth = top;
-	len = now - (entry & KFT_FRAME_NS);
+	len = kft_frame_len(entry, now);
 	done = true;
-	/* Dropped by the time filters, unless the start trigger's own call. */
-	keep = len >= run->min_len;
-	keep &= len <= run->max_len;
-	trigger = entry & KFT_FRAME_TRIGGER;
-	if (unlikely(!(keep | trigger))) {
+	/*
+	 * Dropped by the time filters (kft_len_kept()), unless the start
+	 * trigger's own call: its flag, the sign bit, zeroes the distance.
+	 */
+	trigger_mask = (s64)entry >> 63;
+	if (unlikely(((len - run->min_len) & ~trigger_mask) > run->len_span)) {
 		kft_count_cpu(KFT_CNT_FILTER_TIME);
 		goto out;
 	}
 	/* kft_reserve_cpu(), its refill out of line. */
-	end = this_cpu_read(kft_cpu.end);
-	idx = kft_cpu_inc_return(kft_cpu.pos) - 1;
-	if (unlikely(idx >= end)) {
+	if (unlikely(!kft_cpu_slot(&e))) {
 		kft_log_and_leave(run, entry, call, len);
 		return true;
 	}
-	kft_fill(run, run->log + idx, entry, call, kft_frame_pid(entry),
+	kft_fill(run, e, entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id());
 out:
 	kft_unpin();
@@ -900,7 +925,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 	for (d = 0; d < n; d++) {
 		const struct kft_frame *f = &ks->frames[d];
 		bool irq = f->entry_ns & KFT_FRAME_IRQ;
-		u64 so_far = run->stop_ns - (f->entry_ns & KFT_FRAME_NS);
+		u64 so_far = kft_frame_len(f->entry_ns, run->stop_ns);
 		int why;
 
 		/* Its length is unknown: mintime cannot judge it, the rest can. */

@@ -147,10 +147,11 @@ void notrace kft_limits_set(struct kft_run *run)
 	const struct kft_config *cfg = &run->cfg;
 	u32 khz, lo = KFT_ARCH_BOOT_KHZ_LO, hi = KFT_ARCH_BOOT_KHZ_HI;
 	u8 slow = READ_ONCE(run->slow) & ~KFT_SLOW_LIMITS;
+	u64 max_len;
 
 	if (!run->clock_raw && !run->mult) {		/* ns */
 		run->min_len = cfg->mintime_ns;
-		run->max_len = cfg->maxtime_ns ?: U64_MAX;
+		max_len = cfg->maxtime_ns ?: U64_MAX;
 		run->start_at = cfg->start.time_ns;
 		run->stop_after = cfg->stop.time_ns;
 	} else {
@@ -168,13 +169,15 @@ void notrace kft_limits_set(struct kft_run *run)
 			}
 		}
 		run->min_len = kft_ns_to_cycles(cfg->mintime_ns, lo);
-		run->max_len = cfg->maxtime_ns ?
-			       kft_ns_to_cycles(cfg->maxtime_ns, hi) : U64_MAX;
+		max_len = cfg->maxtime_ns ?
+			  kft_ns_to_cycles(cfg->maxtime_ns, hi) : U64_MAX;
 		run->stop_after = kft_ns_to_cycles(cfg->stop.time_ns, hi);
 		/* A dynamic run's start time stays in ns: kft_start_due(). */
 		run->start_at = run->mult ? cfg->start.time_ns :
 			run->base_ns + kft_ns_to_cycles(cfg->start.time_ns, lo);
 	}
+	/* The parser keeps maxtime >= mintime, and lo <= hi. */
+	run->len_span = max_len - min(run->min_len, max_len);
 	if (cfg->start.kind != KFT_TRIGGER_TIME)
 		run->start_at = U64_MAX;	/* the hooks' test: never */
 	WRITE_ONCE(run->slow, slow);

@@ -48,7 +48,10 @@ enum kft_reason {
 	KFT_BY_DUMP,		/* kft_dump=TIME */
 };
 
-/* One recorded call: 24 bytes. */
+/*
+ * One recorded call: 24 bytes.  Its time: the hooks log the clock's low 48
+ * bits, which kft_run_finish() counts from the run's base, in ns.
+ */
 struct kft_entry {
 	u64 time_cpu;		/* entry ns since run base | cpu << 48 */
 	union {
@@ -103,7 +106,7 @@ static __always_inline u32 kft_word_first(u64 word)
 
 static inline u32 kft_delta_encode(u64 ns)
 {
-	if (ns < KFT_DELTA_US)
+	if (likely(ns < KFT_DELTA_US))
 		return ns;
 	return KFT_DELTA_US | (u32)min_t(u64, div_u64(ns, 1000),
 					 KFT_DELTA_MAX_US);
@@ -119,11 +122,20 @@ static inline u64 kft_delta_decode(u32 delta)
 	return delta;
 }
 
-/* High bits of kft_frame.entry_ns. */
+/* High bits of kft_frame.entry_ns; TRIGGER the sign bit (kft_exit_fast()). */
 #define KFT_FRAME_TRIGGER	BIT_ULL(63)	/* log whatever the filters say */
 #define KFT_FRAME_IRQ		BIT_ULL(62)	/* entered in interrupt context */
 #define KFT_FRAME_HIDE		BIT_ULL(61)	/* under a notunder function */
-#define KFT_FRAME_NS		(KFT_FRAME_HIDE - 1)
+
+/*
+ * A call's length from its frame's entry_ns to now, in the 48 bits a log
+ * keeps (KFT_TIME_MASK): the flags above them fall away with the mask the
+ * log's entry time takes anyway.
+ */
+static __always_inline u64 kft_frame_len(u64 entry, u64 now)
+{
+	return (now - entry) & KFT_TIME_MASK;
+}
 
 /*
  * kft_task.gen: the run generation its shadow stack belongs to, and for
@@ -155,8 +167,8 @@ enum kft_counter {
 #define KFT_CHUNK	64
 
 struct kft_cpu {
-	atomic_long_t pos;		/* next log index of this CPU's chunk */
-	unsigned long end;		/* end of the chunk */
+	atomic_long_t pos;		/* address of its chunk's next log slot */
+	unsigned long end;		/* address past the chunk's end */
 	atomic_long_t cnt[KFT_CNT_NR];
 };
 DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
@@ -171,10 +183,11 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
  */
 #if defined(CONFIG_X86) || defined(CONFIG_ARM64)
 #define kft_cpu_inc(v)		this_cpu_inc((v).counter)
-#define kft_cpu_inc_return(v)	this_cpu_inc_return((v).counter)
+#define kft_cpu_add_return(v, n)	this_cpu_add_return((v).counter, n)
 #else
 #define kft_cpu_inc(v)		atomic_long_inc(raw_cpu_ptr(&(v)))
-#define kft_cpu_inc_return(v)	atomic_long_inc_return_relaxed(raw_cpu_ptr(&(v)))
+#define kft_cpu_add_return(v, n)	\
+	atomic_long_add_return_relaxed(n, raw_cpu_ptr(&(v)))
 #endif
 
 /* kft_run.slow: what sends a hook off its fast path. */
@@ -207,7 +220,7 @@ struct kft_run {
 	u32 gen;			/* tags stacks, new per start (MASK) */
 	u8 slow;			/* KFT_SLOW_* */
 	u64 min_len;			/* filter mintime */
-	u64 max_len;			/* filter maxtime; U64_MAX: none */
+	u64 len_span;			/* maxtime - mintime: kft_len_kept() */
 	unsigned long stop_entry_fn;	/* trigger stop entry: fn, or 0 */
 	unsigned long stop_exit_fn;	/* trigger stop exit: fn, or 0 */
 	struct kft_entry *log;
@@ -250,6 +263,16 @@ struct kft_run {
 };
 
 extern struct kft_run *kft_run;
+
+/*
+ * Does a call of len clock units pass the time filters: mintime <= len <=
+ * maxtime, one unsigned compare (a shorter call's len - min_len wraps).
+ */
+static __always_inline bool kft_len_kept(const struct kft_run *run, u64 len)
+{
+	return len - run->min_len <= run->len_span;
+}
+
 /* Log offsets count from here: an address the code has, not a load. */
 #define kft_text_base	((unsigned long)_text)
 

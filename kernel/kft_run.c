@@ -119,8 +119,8 @@ static unsigned long kft_run_logged(const struct kft_run *run)
 		unsigned long pos = atomic_long_read(&kc->pos);
 		unsigned long end = READ_ONCE(kc->end);
 
-		if (pos < end)
-			unused += end - pos;
+		if (pos < end)	/* addresses of log slots */
+			unused += (end - pos) / sizeof(struct kft_entry);
 	}
 	return used - min(used, unused);
 }
@@ -470,6 +470,23 @@ static int kft_cmp_entry(const void *a, const void *b)
 }
 
 /*
+ * Entries come with the clock's low 48 bits (kft_fill()): count them from
+ * the run's base, modulo 2^48 (a clock that crossed a multiple of it is
+ * no matter), and a time a hair before the base (another CPU's clock,
+ * a little behind the one that started the run) as the base itself.
+ */
+#define KFT_TIME_BEHIND		BIT_ULL(40)
+
+static void kft_entry_rebase(const struct kft_run *run, struct kft_entry *e)
+{
+	u64 t = (e->time_cpu - run->base_ns) & KFT_TIME_MASK;
+
+	if (t > KFT_TIME_MASK - KFT_TIME_BEHIND)
+		t = 0;
+	e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) | t;
+}
+
+/*
  * An entry in clock units, to ns.  Then the time filters, exactly: the
  * hooks judged calls with a margin, in units (kft_limits_set()).  The
  * trigger functions' calls stay, whatever their length.
@@ -514,6 +531,7 @@ static void kft_run_finish_log(struct kft_run *run)
 	for (i = 0; i < used; i++) {
 		if (!run->log[i].fn)
 			continue;
+		kft_entry_rebase(run, &run->log[i]);
 		if (convert && !kft_entry_to_ns(run, &run->log[i])) {
 			kft_cpu_inc(kft_cpu.cnt[KFT_CNT_FILTER_TIME]);
 			continue;

@@ -503,6 +503,24 @@ static void test_tasks_cpus_irqs(void)
 	       "a call entered before the time base, by another CPU's clock, at 0 (%llu)",
 	       (unsigned long long)at(nth(run, C, 0)));
 
+	/* A clock that crosses 2^48 in a run: the log keeps its low bits. */
+	shim_tsc = (1ULL << 48) * 7 - 10;
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	shim_tsc += 15;
+	call(B, 6);
+	shim_tsc += 2;
+	leave(A);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(run->nr_logged == 2 && at(nth(run, A, 0)) == 0 &&
+	       len(nth(run, A, 0)) == 23 && at(nth(run, B, 0)) == 15 &&
+	       len(nth(run, B, 0)) == 6,
+	       "a clock crossing 2^48 mid-run: times and lengths hold (%llu %llu)",
+	       (unsigned long long)at(nth(run, B, 0)),
+	       (unsigned long long)len(nth(run, A, 0)));
+
 	/* Calls open at the stop: -1, on the task's CPU, filters applied. */
 	run = load("new\nfilter funclist fn_a fn_b fend\nfilter mintime 1s\nend\n");
 	cmd(kft_run_prime);

@@ -87,7 +87,7 @@ typedef struct { long counter; } atomic_long_t;
 #define atomic_long_set(v, i)		WRITE_ONCE((v)->counter, i)
 #define raw_atomic_long_inc(v)		__atomic_add_fetch(&(v)->counter, 1, __ATOMIC_SEQ_CST)
 #define atomic_long_inc(v)		raw_atomic_long_inc(v)
-#define atomic_long_inc_return_relaxed(v) __atomic_add_fetch(&(v)->counter, 1, __ATOMIC_RELAXED)
+#define atomic_long_add_return_relaxed(i, v) __atomic_add_fetch(&(v)->counter, i, __ATOMIC_RELAXED)
 #define raw_atomic_long_fetch_add(i, v)	__atomic_fetch_add(&(v)->counter, i, __ATOMIC_SEQ_CST)
 
 typedef struct { int refs; } refcount_t;
@@ -133,7 +133,7 @@ void shim_set_cpu(int cpu);
 #define this_cpu_write(x, v)		((x) = (v))
 #define this_cpu_inc(x)			((x)++)
 #define this_cpu_dec(x)			((x)--)
-#define this_cpu_inc_return(x)		(++(x))
+#define this_cpu_add_return(x, v)	((x) += (v))
 #define raw_cpu_add(x, v)		((x) += (v))
 #define raw_cpu_ptr(p)			(p)
 #define per_cpu(var, cpu)		(*(__typeof__(var) *)shim_pcpu_ptr(&(var), cpu))

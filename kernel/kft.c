@@ -821,7 +821,8 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 		kft_exit_and_leave(run, fn);
 		return true;
 	}
-	entry = f->entry_ns;
+	/* The top frame, top now known in range: one register less live. */
+	entry = ks->frames[top].entry_ns;
 	barrier();		/* read before an interrupt may reuse it */
 	ks->depth = top;
 	len = kft_frame_len(entry, now);

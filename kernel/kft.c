@@ -168,9 +168,8 @@ static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
  * (kft_delta_encode(), or KFT_DELTA_*).  The log's own length counts the
  * calls logged (kft_run_logged()).
  */
-static __always_inline void kft_fill(struct kft_run *run, struct kft_entry *e,
-				     u64 entry, u64 call, int pid, u32 delta,
-				     unsigned int cpu)
+static __always_inline void kft_fill(struct kft_entry *e, u64 entry, u64 call,
+				     int pid, u32 delta, unsigned int cpu)
 {
 	/* The clock's low bits: kft_run_finish() counts them from the base. */
 	e->time_cpu = (entry & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
@@ -183,7 +182,7 @@ static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
 					 u64 call, int pid, u32 delta,
 					 unsigned int cpu)
 {
-	kft_fill(run, kft_reserve(run), entry, call, pid, delta, cpu);
+	kft_fill(kft_reserve(run), entry, call, pid, delta, cpu);
 }
 
 static noinline notrace void kft_log_on(struct kft_run *run, u64 entry,
@@ -777,7 +776,7 @@ out:
 static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
 					       u64 call, u64 len)
 {
-	kft_fill(run, kft_refill(run), entry, call, kft_frame_pid(entry),
+	kft_fill(kft_refill(run), entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id());
 	kft_unpin();
 }
@@ -841,7 +840,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 		kft_log_and_leave(run, entry, call, len);
 		return true;
 	}
-	kft_fill(run, e, entry, call, kft_frame_pid(entry),
+	kft_fill(e, entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id());
 out:
 	kft_unpin();

@@ -71,9 +71,11 @@ void kft_clock_run(struct kft_run *run)
 	run->offset = counter ? kft_cycles_offset : 0;
 	run->khz = counter ? kft_arch_cycles_khz() : 0;
 	/* The hooks' fast paths read the counter; sched_clock() is slow. */
-	WRITE_ONCE(run->slow, counter ? run->slow & ~KFT_SLOW_SCHED_CLOCK :
-					run->slow | KFT_SLOW_SCHED_CLOCK);
-	kft_limits_set(run);		/* and the fast paths' stop times */
+	if (counter)
+		kft_limits_slow(run, 0, KFT_SLOW_SCHED_CLOCK);
+	else
+		kft_limits_slow(run, KFT_SLOW_SCHED_CLOCK, 0);
+	kft_limits_set(run);		/* the limits in these units */
 }
 
 #define KFT_MAX_LIMIT_NS	BIT_ULL(52)	/* keeps products in 64 bits */

@@ -223,9 +223,9 @@ struct kft_run {
 	u64 len_span;			/* maxtime - mintime: kft_len_kept() */
 	unsigned long stop_entry_fn;	/* trigger stop entry: fn, or 0 */
 	unsigned long stop_exit_fn;	/* trigger stop exit: fn, or 0 */
+
 	struct kft_entry *log;
 	u64 base_ns;			/* first start; entry times count from it */
-
 	u64 stop_at;			/* trigger stop time: clock value */
 	u64 start_at;			/* trigger start time (kft_start_due()) */
 	unsigned long start_entry_fn;	/* trigger start entry: fn, or 0 */

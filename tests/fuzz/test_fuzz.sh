@@ -15,8 +15,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 . tests/lib/tap.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 artifacts=$repo/${BUILD:-build}/fuzz-artifacts
 
 # fuzz NAME MAX_LEN WHAT

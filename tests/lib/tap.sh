@@ -26,3 +26,9 @@ tap_done() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 }
+
+# tap_tmpdir: $tmp, a scratch directory removed when the test exits.
+tap_tmpdir() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}

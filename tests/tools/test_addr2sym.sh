@@ -7,8 +7,7 @@ cd "$repo"
 . tests/lib/tap.sh
 A2S=${BUILD:-build}/asan/addr2sym
 fx=tests/tools/fixtures
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 "$A2S" -m $fx/System.map $fx/raw.log > "$tmp/out" 2> "$tmp/err"
 ok $? "resolves a log against System.map"

@@ -8,8 +8,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
 . tests/lib/tap.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 # Kernel a: 10 calls per getppid; boots cost 10, 12 and 20 ns per logged
 # call (median 12) and 5 per dropped one.  Kernel b: 8, 9 and 30 (median

@@ -12,8 +12,7 @@ cd "$repo"
 B=${BUILD:-build}/asan
 KD=$B/kd A2S=$B/addr2sym S2A=$B/sym2addr MKR=$B/mkkftrun
 fx=tests/tools/fixtures
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 hdr='------------ ------------ ------ ------------ -------- ----'
 
 # run NAME CMD...: CMD with a time limit; its status in $rc, output in

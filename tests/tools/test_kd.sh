@@ -10,8 +10,7 @@ cd "$repo"
 . tests/lib/tap.sh
 KD=${BUILD:-build}/asan/kd
 fx=tests/tools/fixtures/kd
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 golden() {	# golden NAME ARGS...: kd ARGS matches fixtures/kd/NAME.expected
 	local name=$1

@@ -10,8 +10,7 @@ cd "$repo"
 B=${BUILD:-build}
 KFT=$B/asan/kft
 fx=tests/tools/fixtures
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 proc=$tmp/proc
 mkdir -p "$proc"

@@ -11,8 +11,7 @@ cd "$repo"
 . tests/lib/tap.sh
 KS=${BUILD:-build}/asan/kftsites
 src=tests/tools/kftsites
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 # x86_64: the program checks itself once main() has returned.
 gcc -O2 -Wall -Wextra -Werror -c "$src/hooks.c" -o "$tmp/hooks.o" &&

@@ -11,8 +11,7 @@ cd "$repo"
 . tests/lib/tap.sh
 B=${BUILD:-build}
 N=${LINEAR_LINES:-100000}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 # cpu COMMAND...: the least user+system seconds of three runs.
 cpu() {

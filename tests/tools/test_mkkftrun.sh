@@ -10,8 +10,7 @@ cd "$repo"
 . tests/lib/tap.sh
 BUILD=${BUILD:-build}
 mk=$BUILD/asan/mkkftrun
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 # Stand-ins for the two kernel headers the generated file includes.
 mkdir -p "$tmp/inc/linux"

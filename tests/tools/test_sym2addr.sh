@@ -8,8 +8,7 @@ cd "$repo"
 . tests/lib/tap.sh
 S2A=${BUILD:-build}/asan/sym2addr
 fx=tests/tools/fixtures
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tap_tmpdir
 
 cat > "$tmp/config.sym" <<'CFG'
 # trace fork

@@ -8,6 +8,8 @@
 
 #include <linux/types.h>
 
+struct task_struct;
+
 #ifdef CONFIG_KFT
 
 /*
@@ -16,7 +18,7 @@
  * hooks to move in one load or store (kernel/kft_internal.h: kft_word()).
  */
 struct kft_frame {
-	u64 entry_ns;		/* sched_clock(); high bits: KFT_FRAME_* */
+	u64 entry_ns;		/* the hooks' clock; top bits: KFT_FRAME_* */
 	union {
 		struct {
 			s32 fn;		/* offsets from _text */
@@ -38,8 +40,6 @@ struct kft_task {
 	struct kft_frame frames[CONFIG_KFT_STACK_DEPTH];
 };
 
-struct task_struct;
-
 /* dup_task_struct(): the new task's copy of its parent's stack is empty. */
 void kft_task_init(struct task_struct *t);
 
@@ -47,8 +47,6 @@ void kft_task_init(struct task_struct *t);
 void to_userspace(void);
 
 #else
-
-struct task_struct;
 
 static inline void kft_task_init(struct task_struct *t) { }
 static inline void to_userspace(void) { }

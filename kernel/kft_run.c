@@ -280,15 +280,23 @@ static void kft_run_arm(struct kft_run *run)
 	kft_state_set(KFT_PRIMED);
 }
 
+/* The installed run (*run), if it may be armed; else why not. */
+static int kft_run_armable(struct kft_run **run)
+{
+	lockdep_assert_held(&kft_mutex);
+	*run = kft_run;
+	if (!*run)
+		return -ENOENT;
+	return (*run)->names_gone ? -ESTALE : 0;
+}
+
 int kft_run_prime(void)
 {
-	struct kft_run *run = kft_run;
+	struct kft_run *run;
+	int err = kft_run_armable(&run);
 
-	lockdep_assert_held(&kft_mutex);
-	if (!run)
-		return -ENOENT;
-	if (run->names_gone)
-		return -ESTALE;
+	if (err)
+		return err;
 	if (kft_state != KFT_CONFIGURED)
 		return -EBUSY;
 	kft_run_arm(run);
@@ -299,13 +307,11 @@ int kft_run_prime(void)
 
 int kft_run_start(void)
 {
-	struct kft_run *run = kft_run;
+	struct kft_run *run;
+	int err = kft_run_armable(&run);
 
-	lockdep_assert_held(&kft_mutex);
-	if (!run)
-		return -ENOENT;
-	if (run->names_gone)
-		return -ESTALE;
+	if (err)
+		return err;
 	if (kft_state == KFT_CONFIGURED)
 		kft_run_arm(run);
 	if (kft_state != KFT_PRIMED)

@@ -122,19 +122,20 @@ $(BUILD)/asan/test_engine: tests/unit/test_engine.c $(ENGINE_SRC) $(wildcard ker
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(ENGINE_CFLAGS) -o $@ tests/unit/test_engine.c $(ENGINE_SRC)
 
-# libFuzzer on the config parser (clang, ASan, UBSan).
+# libFuzzer targets: clang, ASan and UBSan, every report fatal (UBSan
+# would otherwise print and go on, and the run would pass).
+FUZZ_CC := clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all
+
+# libFuzzer on the config parser.
 $(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
-	clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-		$(KCFG_INC) -o $@ tests/fuzz/fuzz_config.c $(CONFIG_SRC)
+	$(FUZZ_CC) $(KCFG_INC) -o $@ tests/fuzz/fuzz_config.c $(CONFIG_SRC)
 
 # libFuzzer on scripts/kftsites: any file, rewritten objects read back.
 $(BUILD)/fuzz_kftsites: tests/fuzz/fuzz_kftsites.c scripts/kftsites.c
 	@mkdir -p $(@D)
-	clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-		-o $@ tests/fuzz/fuzz_kftsites.c -lelf
-
-FUZZ_CC := clang -std=gnu11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined
+	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_kftsites.c -lelf
 
 # libFuzzer on kd as the command runs: reader, tree builder, every mode.
 $(BUILD)/fuzz_kd: tests/fuzz/fuzz_kd.c tests/fuzz/fuzz_memfile.h $(KD_SRC) $(KD_HDR)
@@ -161,7 +162,12 @@ $(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scr
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Dmain=addr2sym_main $(HOST_INC) -o $@ tests/fuzz/fuzz_addr2sym.c scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 
-FUZZERS := $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites $(BUILD)/fuzz_kd $(BUILD)/fuzz_symtab $(BUILD)/fuzz_mkkftrun $(BUILD)/fuzz_kft $(BUILD)/fuzz_addr2sym
+# The canary that proves a sanitizer report ends a fuzz run.
+$(BUILD)/fuzz_canary: tests/fuzz/fuzz_canary.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_canary.c
+
+FUZZERS := $(BUILD)/fuzz_canary $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites $(BUILD)/fuzz_kd $(BUILD)/fuzz_symtab $(BUILD)/fuzz_mkkftrun $(BUILD)/fuzz_kft $(BUILD)/fuzz_addr2sym
 
 # Every fuzzer for FUZZ_SECONDS each (default 600).
 fuzz: $(FUZZERS)

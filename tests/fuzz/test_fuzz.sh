@@ -10,6 +10,7 @@
 #   fuzz_mkkftrun  mkkftrun on any kftstatic.conf
 #   fuzz_kft       kft (the target's recorder) on any log and kallsyms
 #   fuzz_addr2sym  addr2sym on any log or console capture
+# First the canary (fuzz_canary.c): a UBSan report must fail a target.
 # The tools' own output (kd's text, warnings) is muted: -close_fd_mask=3.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,6 +39,16 @@ fuzz() {
 	[ $rc -eq 0 ] && [ "${runs:-0}" -gt 1000 ]
 	ok $? "libFuzzer, $what: ${runs:-0} inputs (${FUZZ_SECONDS:-20} s), no crash, leak, UB or failed check"
 }
+# Undefined behaviour ends a run: the canary's overflow must fail it.
+printf 'UB' > "$tmp/ub-input"
+"$repo/${BUILD:-build}/fuzz_canary" "$tmp/ub-input" > "$tmp/canary.log" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q 'runtime error: signed integer overflow' "$tmp/canary.log"
+ok $? "a UBSan report fails a fuzz target (the canary exits $rc)"
+printf 'ok' > "$tmp/ok-input"
+"$repo/${BUILD:-build}/fuzz_canary" "$tmp/ok-input" > "$tmp/canary.log" 2>&1
+ok $? "the canary passes an input without undefined behaviour"
+
 fuzz config 4096 "config parser (round trip)"
 fuzz kftsites 16384 "scripts/kftsites (a rewritten object reads back)"
 fuzz kd 8192 "kd's reader, tree builder and every output mode"

@@ -29,14 +29,15 @@ CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
-.PHONY: all tools tools-asan deps install patch check check-unit check-e2e \
+.PHONY: all tools tools-asan deps install patch check check-full check-unit check-e2e \
 	demo bench bench-tools bench-hooks bench-steps bench-ab fuzz defconfig-builds clean help kft-target
 
 all: tools
 
 help:
 	@echo "make demo [ARCH=arm64|riscv|arm] build a KFT kernel, boot it in QEMU, trace boot and fork+exec"
-	@echo "make check             all tests: host unit tests, tools, kernels in QEMU (GCC and Clang)"
+	@echo "make check             every part of KFT on every architecture once: host tests, six kernels in QEMU"
+	@echo "make check-full        the whole matrix: every compiler, CPU count and config variant (hours)"
 	@echo "make check-unit        the fast host tests only"
 	@echo "make tools             build scripts/addr2sym, sym2addr, kd, kft into $(BUILD)/"
 	@echo "make kft-target CROSS_COMPILE=aarch64-linux-gnu-   the target's kft (static) into $(BUILD)/target/"
@@ -206,8 +207,13 @@ UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(FUZZERS) $(B
 check-unit: tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh unit
 
+# Two tiers (tests/run.sh says what each runs); both end with a timing
+# table, also in $(BUILD)/test-logs/timing.txt.
 check: deps tools tools-asan $(UNIT_TESTS)
-	@BUILD=$(BUILD) tests/run.sh all
+	@BUILD=$(BUILD) tests/run.sh check
+
+check-full: deps tools tools-asan $(UNIT_TESTS)
+	@BUILD=$(BUILD) tests/run.sh full
 
 check-e2e: deps tools tools-asan
 	@BUILD=$(BUILD) tests/run.sh e2e

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make demo: from a fresh machine to two answers.  Builds the reference KFT
-# kernel (GCC, cached) and boots it in QEMU twice:
+# make demo: from a fresh machine to two answers.  Builds the check tier's
+# KFT kernel (GCC, the boot run and modules built in; cached, and shared
+# with make check) and boots it in QEMU twice:
 #  1. with the default boot run (kernel/kftstatic.conf, given as kft=):
 #     every call of 500 us or more from start_kernel() to the first user
 #     program;
@@ -24,17 +25,18 @@ t0=$SECONDS
 step() { kft_log "[$((SECONDS - t0)) s] $*"; }
 
 step "1/5 kernel: Linux $KFT_KVER + KFT, $KFT_ARCH, GCC, small config (cached in $KFT_CACHE)"
-kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
+kdir=$(tests/lib/kbuild.sh "$KFT_CHECK_VARIANT" gcc | tail -n 1)
 map=$kdir/System.map
 initrd=$out/initramfs.cpio.gz
 tests/lib/initramfs.sh "$initrd"
 
-# The default static run, as a kft= parameter: no rebuild needed.
+# The default static run, as a kft= parameter: what a kernel without one
+# built in would be given (here it overrides the same run).
 bootrun=$(sed 's/#.*//' kernel/kftstatic.conf | tr -s ' \n\t' ' ' | sed 's/^ //; s/ $//')
 step "2/5 boot with kft=\"$bootrun\""
 tests/lib/qemu-run.sh -i "$initrd" -a "kft=\"$bootrun\"" "$kdir" "$out/qemu-boot" boot
 step "3/5 boot again and trace fork+exec (tests/guest/forkexec.sh)"
-tests/lib/qemu-run.sh -i "$initrd" "$kdir" "$out/qemu-fork" forkexec
+tests/lib/qemu-run.sh -i "$initrd" -a kft=off "$kdir" "$out/qemu-fork" forkexec
 
 step "4/5 resolve (addr2sym) and analyse (kd)"
 # results NAME STEP-OUTPUT: NAME.raw, .sym, -summary.txt, -tree.txt, .svg, .json

@@ -3,31 +3,43 @@
 #
 # Run KFT's tests and count their TAP lines ("ok N - ..." / "not ok N - ...").
 #
-# usage: tests/run.sh unit|e2e|all
-#   unit  host tests: the engine (hooks, runs, boot runs, parser; ASan/UBSan
-#         against shims), the host tools
-#   e2e   kernels built with GCC and Clang, booted in QEMU, traces checked;
-#         boot runs (kft=, kftstatic.conf)
+# usage: tests/run.sh unit|e2e|check|full
+#   unit   host tests: the engine (hooks, runs, boot runs, parser; ASan/UBSan
+#          against shims), the host tools
+#   e2e    the kernel tests of the check tier alone
+#   check  `make check`: unit, then every part of KFT on every architecture
+#          once, with the fewest kernels that do it (KFT_TIER=check: one
+#          GCC kernel per architecture carrying the boot run and modules,
+#          Clang on x86_64, the KUnit/lockdep kernel)
+#   full   `make check-full`: check, plus the whole matrix (KFT_TIER=full:
+#          every compiler, CPU count and config variant, longer stress)
 # Ends with the line "N passed, N failed"; exit status 0 only if none failed.
+# Before it, a timing table (suites, kernel builds, boots), also written to
+# $BUILD/test-logs/timing.txt.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 export BUILD=${BUILD:-build}
-what=${1:-all}
+what=${1:-check}
 
 unit_tests=("$BUILD/asan/test_config" "$BUILD/asan/test_engine" tests/fuzz/test_fuzz.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh tests/tools/test_mkkftrun.sh tests/tools/test_kftsites.sh tests/tools/test_linear.sh tests/tools/test_hostile.sh tests/tools/test_kft.sh tests/tools/test_docs.sh tests/tools/test_bench_reports.sh)
 e2e_tests=(tests/style/test_kernel_style.sh tests/e2e/test_kft_kernel.sh tests/e2e/test_boot_run.sh tests/e2e/test_modules.sh tests/e2e/test_debug_kernel.sh)
 
+export KFT_TIER=check
 case $what in
-unit) tests=("${unit_tests[@]}") ;;
-e2e)  tests=("${e2e_tests[@]}") ;;
-all)  tests=("${unit_tests[@]}" "${e2e_tests[@]}") ;;
-*) echo "usage: tests/run.sh unit|e2e|all" >&2; exit 2 ;;
+unit)  tests=("${unit_tests[@]}") ;;
+e2e)   tests=("${e2e_tests[@]}") ;;
+check) tests=("${unit_tests[@]}" "${e2e_tests[@]}") ;;
+full)  tests=("${unit_tests[@]}" "${e2e_tests[@]}"); KFT_TIER=full ;;
+*) echo "usage: tests/run.sh unit|e2e|check|full" >&2; exit 2 ;;
 esac
 
 passed=0 failed=0
 logdir=$BUILD/test-logs
 mkdir -p "$logdir"
+export KFT_TIMING=$repo/$logdir/timing.tsv
+: > "$KFT_TIMING"
+run_start=$SECONDS
 for t in "${tests[@]}"; do
 	name=$(basename "$t")
 	log=$logdir/$name.log
@@ -45,8 +57,30 @@ for t in "${tests[@]}"; do
 		f=1
 	fi
 	echo "    $p passed, $f failed ($((SECONDS - start)) s, log: $log)"
+	printf 'suite\t%s\t%s\t%s passed, %s failed\n' "$name" $((SECONDS - start)) "$p" "$f" >> "$KFT_TIMING"
 	passed=$((passed + p))
 	failed=$((failed + f))
 done
+
+# The timing table: where this run's time went.
+awk -F'\t' -v total=$((SECONDS - run_start)) -v what="$what" '
+	function row(k, i) { printf "    %-44s %6d s  %s\n", substr(name[k, i], 1, 44), secs[k, i], detail[k, i] }
+	{ n[$1]++; name[$1, n[$1]] = $2; secs[$1, n[$1]] = $3; detail[$1, n[$1]] = $4; sum[$1] += $3 }
+	$1 == "kernel" && $4 ~ /^built/ { built++ }
+	$1 == "kernel" && $4 !~ /^built/ { uptodate++ }
+	END {
+		printf "Timing of tests/run.sh %s (%d s in all):\n", what, total
+		split("suite source kernel style boot", kinds, " ")
+		title["suite"] = "suites"; title["source"] = "kernel sources"
+		title["style"] = "W=1 and sparse builds of the KFT objects"
+		title["kernel"] = sprintf("kernel builds: %d built, %d up to date", built, uptodate)
+		title["boot"] = "QEMU boots"
+		for (j = 1; j <= 5; j++) {
+			k = kinds[j]
+			if (!n[k]) continue
+			printf "  %s (%d, %d s):\n", title[k], n[k], sum[k]
+			for (i = 1; i <= n[k]; i++) row(k, i)
+		}
+	}' "$KFT_TIMING" | tee "$logdir/timing.txt"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

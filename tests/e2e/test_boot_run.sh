@@ -3,8 +3,7 @@
 #
 # Boot runs, end to end in QEMU (GCC kernels), on each architecture
 # (KFT_ARCHES: x86_64 arm64 riscv64 arm):
-#  - the run given as kft= to a kernel built without a static run, on 2
-#    CPUs, then a dynamic run on the same boot;
+#  - the run given as kft=, on 2 CPUs, then a dynamic run on the same boot;
 #  - the default kernel/kftstatic.conf compiled in (CONFIG_KFT_STATIC_RUN),
 #    booted with initcall_debug: kd --boot's report against the kernel's;
 #    on the same kernel, kft= taking precedence (a funclist of functions
@@ -13,8 +12,11 @@
 #  - boots that never reach user space, with kft_dump=: one that hangs
 #    (pid 1 asleep for ever in prepare_namespace(), rootdelay=) printed
 #    at a time, one that panics (no working init) printed at the panic;
-#    the host tools read the log back from the captured console;
-# and on x86_64:
+#    the host tools read the log back from the captured console.
+# KFT_TIER=check runs them all on the check kernel (KFT_CHECK_VARIANT: the
+# static run and modules built in; kft= overrides its run); KFT_TIER=full
+# also on the kernels of the whole matrix: kft= on the reference kernel,
+# built without a static run, the rest on kft+static; and on x86_64:
 #  - a kftstatic.conf naming static functions, and one with an error,
 #    which must fail the kernel build naming its line.
 set -uo pipefail
@@ -162,72 +164,74 @@ dump_checks() {
 
 # A boot that never reaches user space, its log printed on the console.
 dump_test() {
-	local kdir=$1 out at
-	out=$E2E/$(kft_arch_name boot dump-hang gcc)
+	local kdir=$1 v=$2 out at
+	out=$E2E/$(kft_arch_name "boot-$v" dump-hang gcc)
 	# pid 1 waits rootdelay= seconds before mounting a root (rdinit= is
 	# not in the initramfs): for ever, here.  Printed at 10 s.
 	tests/lib/qemu-run.sh -x 'kft_dump end: ' \
 		-a "rdinit=/nope rootdelay=100000 kft_dump=10s" "$kdir" "$out" none
-	ok $? "$KFT_ARCH kft_dump=10s: a boot that hangs prints the boot run's log" || return
-	dump_checks "kft_dump=10s" "$out" "$kdir" "kft_dump= time"
+	ok $? "$KFT_ARCH $v kft_dump=10s: a boot that hangs prints the boot run's log" || return
+	dump_checks "$v kft_dump=10s" "$out" "$kdir" "kft_dump= time"
 	at=$(sed -n 's/^Logging stopped at \([0-9]*\) usec.*/\1/p' "$out/dump.sym")
 	[ "${at:-0}" -ge 10000000 ] && [ "$at" -lt 30000000 ]
-	ok $? "$KFT_ARCH kft_dump=10s: stopped 10 s after the kernel started ($at us)"
+	ok $? "$KFT_ARCH $v kft_dump=10s: stopped 10 s after the kernel started ($at us)"
 	awk '/^------/ { d = 1; next } d && $2 == -1 && $3 == 1 { open[$4] = 1 }
 		END { exit !(open["kernel_init"] && open["kernel_init_freeable"] &&
 			     open["prepare_namespace"] && open["msleep"]) }' "$out/dump.sym"
-	ok $? "$KFT_ARCH kft_dump=10s: where it hangs: pid 1 in kernel_init -> kernel_init_freeable -> prepare_namespace -> msleep, never returned"
+	ok $? "$KFT_ARCH $v kft_dump=10s: where it hangs: pid 1 in kernel_init -> kernel_init_freeable -> prepare_namespace -> msleep, never returned"
 
-	out=$E2E/$(kft_arch_name boot dump-panic gcc)
+	out=$E2E/$(kft_arch_name "boot-$v" dump-panic gcc)
 	# No init at all: the kernel panics in pid 1.  A run with no stop
 	# trigger: the panic stops it.
 	tests/lib/qemu-run.sh -x 'kft_dump end: ' \
 		-a "kft=\"trigger start entry start_kernel filter mintime 500\" rdinit=/nope init=/nope kft_dump=panic" \
 		"$kdir" "$out" none
-	ok $? "$KFT_ARCH kft_dump=panic: a boot that panics prints the boot run's log" || return
+	ok $? "$KFT_ARCH $v kft_dump=panic: a boot that panics prints the boot run's log" || return
 	awk '/Kernel panic - not syncing/ { p = NR } /kft_dump begin: run 0, [0-9]+ calls, at panic/ { b = NR }
 		END { exit !(p && b > p) }' "$out/console.log"
-	ok $? "$KFT_ARCH kft_dump=panic: the dump follows the panic message"
-	dump_checks "kft_dump=panic" "$out" "$kdir" "kernel panic"
+	ok $? "$KFT_ARCH $v kft_dump=panic: the dump follows the panic message"
+	dump_checks "$v kft_dump=panic" "$out" "$kdir" "kernel panic"
 	awk '/^------/ { d = 1; next } d && $2 == -1 && $3 == 1 { open[$4] = 1 }
 		END { exit !(open["kernel_init"] && open["panic"]) }' "$out/dump.sym"
-	ok $? "$KFT_ARCH kft_dump=panic: where it died: pid 1 in kernel_init -> ... -> panic, never returned"
+	ok $? "$KFT_ARCH $v kft_dump=panic: where it died: pid 1 in kernel_init -> ... -> panic, never returned"
 }
 
-# The run given on the command line, to a kernel without a static run.
+# cmdline_test VARIANT: the run given on the command line (to the reference
+# kernel: one without a static run).
 cmdline_test() {
-	local kdir out=$E2E/$(kft_arch_name boot cmdline gcc)
-	kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
-	ok $? "$KFT_ARCH kft=: reference kernel (no static run) builds" || return
-	boot "kft=" "$kdir" "$out" 2 boot,syscall "kft=\"$DEFAULT_RUN\""
+	local kdir out=$E2E/$(kft_arch_name "boot-$1" cmdline gcc)
+	kdir=$(tests/lib/kbuild.sh "$1" gcc | tail -n 1)
+	ok $? "$KFT_ARCH $1 kft=: kernel builds" || return
+	boot "$1 kft=" "$kdir" "$out" 2 boot,syscall "kft=\"$DEFAULT_RUN\""
 	[ -f "$out/boot.out" ] || return
-	default_run_checks "kft= (2 CPUs)" "$out" "$kdir" "kft= parameter"
+	default_run_checks "$1 kft= (2 CPUs)" "$out" "$kdir" "kft= parameter"
 	grep -q '^status: run id 1, primed, triggered, complete' "$out/syscall.out" &&
 	grep -q "Logging started at [0-9]* usec by entry to function ${SYS}openat" "$out/syscall.out"
-	ok $? "$KFT_ARCH kft=: after the boot run, a dynamic run traces openat() as usual"
+	ok $? "$KFT_ARCH $1 kft=: after the boot run, a dynamic run traces openat() as usual"
 }
 
+# static_test VARIANT: a kernel with the default static run.
 static_test() {
-	local kdir out early off
-	out=$E2E/$(kft_arch_name boot static gcc)
+	local kdir out early off v=$1
+	out=$E2E/$(kft_arch_name "boot-$v" static gcc)
 	early=$out-early off=$out-off
-	kdir=$(tests/lib/kbuild.sh kft+static gcc | tail -n 1)
-	ok $? "$KFT_ARCH kftstatic.conf: kernel with the default static run builds" || return
-	boot "kftstatic.conf" "$kdir" "$out" 1 boot initcall_debug
+	kdir=$(tests/lib/kbuild.sh "$v" gcc | tail -n 1)
+	ok $? "$KFT_ARCH $v kftstatic.conf: kernel with the default static run builds" || return
+	boot "$v kftstatic.conf" "$kdir" "$out" 1 boot initcall_debug
 	if [ -f "$out/boot.out" ]; then
-		default_run_checks "kftstatic.conf" "$out" "$kdir" "kernel/kftstatic.conf"
-		boot_report_checks "kftstatic.conf" "$out"
+		default_run_checks "$v kftstatic.conf" "$out" "$kdir" "kernel/kftstatic.conf"
+		boot_report_checks "$v kftstatic.conf" "$out"
 	fi
 
 	# kft= wins over the static run.  Its funclist logs every call of a
 	# few functions however short, so those made before the TSC is
 	# calibrated show whether their times are real.
-	boot "kft= over kftstatic.conf" "$kdir" "$early" 1 boot \
+	boot "$v kft= over kftstatic.conf" "$kdir" "$early" 1 boot \
 		"kft=\"trigger start entry start_kernel trigger stop entry to_userspace filter funclist start_kernel setup_arch $EARLY_FNS $LATER_FN fend\""
 	[ -f "$early/boot.out" ] || return
 	resolve "$early" "$kdir" 0 ""
 	grep -q '^boot run from kft= parameter ' "$early/boot.out"
-	ok $? "$KFT_ARCH kft= takes precedence over kftstatic.conf"
+	ok $? "$KFT_ARCH $v kft= takes precedence over kftstatic.conf"
 	awk -v fns="setup_arch $EARLY_FNS $LATER_FN" '
 		BEGIN { n = split(fns, f); for (i = 1; i <= n; i++) want[f[i]] = i }
 		/^------/ { d = 1; next }
@@ -243,15 +247,15 @@ static_test() {
 			}
 			exit bad
 		}' "$early/boot.sym" >&2
-	ok $? "$KFT_ARCH early clock: $EARLY_FNS and $LATER_FN have real, increasing times inside setup_arch"
+	ok $? "$KFT_ARCH $v early clock: $EARLY_FNS and $LATER_FN have real, increasing times inside setup_arch"
 	! grep '^error' "$early/boot.txt" | head -5 >&2
-	ok $? "$KFT_ARCH early clock: entry times non-zero and increasing"
+	ok $? "$KFT_ARCH $v early clock: entry times non-zero and increasing"
 
-	boot "kft=off" "$kdir" "$off" 1 control_none "kft=off"
+	boot "$v kft=off" "$kdir" "$off" 1 control_none "kft=off"
 	grep -q '^No logging run registered' "$off/control_none.out" 2>/dev/null
-	ok $? "$KFT_ARCH kft=off boots without the static run"
+	ok $? "$KFT_ARCH $v kft=off boots without the static run"
 
-	dump_test "$kdir"
+	dump_test "$kdir" "$v"
 }
 
 staticfn_test() {
@@ -268,23 +272,32 @@ staticfn_test() {
 		ok $? "$KFT_ARCH static functions: first call kernel_init_freeable in pid 1, the log checks out"
 	fi
 
-	# An error in the file fails the build, naming file and line.
+	# An error in the file fails the build, naming file and line.  The
+	# good file and what the build made of it are put back as they were
+	# (times too), so that the next build has nothing to do.
 	ksrc=$(kft_kernel_tree)
 	log=$out/bad-build.log
+	keep=$out/kept
+	mkdir -p "$keep"
+	cp -p "$kdir/staticfn.conf" "$kdir/kernel/kftstatic.c" "$kdir/kernel/.kftstatic.c.cmd" "$keep/"
 	printf '# three lines\ntrigger start entry start_kernel\nfilter mintime 10 bogus\n' > "$kdir/staticfn.conf"
 	CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache} \
 	make -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 		kernel/kftstatic.o > "$log" 2>&1
 	rc=$?
-	cp tests/configs/staticfn.conf "$kdir/staticfn.conf"
+	cp -p "$keep/staticfn.conf" "$kdir/"
+	cp -p "$keep/kftstatic.c" "$keep/.kftstatic.c.cmd" "$kdir/kernel/"
 	[ "$rc" -ne 0 ] && grep -q "staticfn.conf:3: error: 'bogus': unknown keyword" "$log"
 	ok $? "$KFT_ARCH an error in kftstatic.conf fails the build: $(grep -m1 'error:' "$log")"
 }
 
 for KFT_ARCH in $ARCHES; do
 	. tests/lib/arch.sh
-	cmdline_test
-	static_test
+	cmdline_test "$KFT_CHECK_VARIANT"
+	static_test "$KFT_CHECK_VARIANT"
+	[ "${KFT_TIER:-check}" = full ] || continue
+	cmdline_test kft
+	static_test kft+static
 	[ "$KFT_ARCH" = x86_64 ] && staticfn_test
 done
 tap_done

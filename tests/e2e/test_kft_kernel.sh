@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# End to end, on each architecture (KFT_ARCHES: x86_64 arm64 riscv64 arm),
-# with GCC and with Clang (riscv64: GCC): build the reference KFT kernel
-# (32-bit arm: Thumb-2, and with GCC ARM too), boot it in QEMU (x86_64 GCC
-# on 1, 2 and 4 CPUs, everything else on 2), and
+# End to end, on each architecture (KFT_ARCHES: x86_64 arm64 riscv64 arm).
+# KFT_TIER=check (make check): each architecture's check kernel (GCC, the
+# boot run and modules built in; booted with kft=off) on 2 CPUs, and
+# x86_64's Clang kernel on 2.  KFT_TIER=full (make check-full) adds the
+# reference KFT kernel with GCC and with Clang (riscv64: GCC; 32-bit arm:
+# Thumb-2, and with GCC ARM too) on 1, 2 and 4 CPUs (x86_64 GCC), at EL2
+# (arm64 GCC), on 2 elsewhere.  Each kernel is booted in QEMU, and we
 #  - trace one openat() of a guest program from entry to exit of
 #    __x64_sys_openat, __arm64_sys_openat, ... (configured by name through
 #    /proc/kft), bring the log back, resolve it with addr2sym and check what
@@ -20,6 +23,7 @@ cd "$repo"
 . tests/lib/common.sh
 BUILD=${BUILD:-build}
 ARCHES=${KFT_ARCHES:-x86_64 arm64 riscv64 arm}
+KFT_TIER=${KFT_TIER:-check}
 
 # The runs of tests/guest/filters.sh, one resolved log each.
 filter_checks() {
@@ -137,17 +141,20 @@ record_checks() {
 	ok $? "$cc: kft record: the run complete, its log resolved by its own symbols as by System.map, ${SYS}openat first in kft-do's pid ($(wc -l < "$out/record.syms") symbols)"
 }
 
-# kernel_test COMPILER [FRAGMENT]: the reference kernel, or with
-# tests/configs/FRAGMENT.config too (its name joins the compiler's in the
-# test names: "arm gcc arm-isa 2cpu: ...").
+# kernel_test COMPILER [FRAGMENTS [CPUS]]: the reference kernel, or with
+# tests/configs/FRAGMENT.config too, A+B for more than one (their names
+# join the compiler's in the test names: "arm gcc arm-isa 2cpu: ...");
+# on each of CPUS (default: smp_list).  A kernel with a boot run built in
+# boots with kft=off: the steps start with no run registered.
 kernel_test() {
-	local cc=$1 frag=${2:-} kdir smp
+	local cc=$1 frag=${2:-} cpus=${3:-} kdir smp args
 
 	kdir=$(tests/lib/kbuild.sh "kft${frag:++$frag}" "$cc" | tail -n 1)
-	ok $? "$KFT_ARCH $cc${frag:+ $frag}: reference KFT kernel builds" || return
+	ok $? "$KFT_ARCH $cc${frag:+ $frag}: KFT kernel builds" || return
 	[ -f "$kdir/$KIMAGE" ] || return
-	for smp in $(smp_list "$cc"); do
-		boot_test "$cc${frag:+-$frag}" "$smp" "$kdir"
+	args=$(kft_noboot_args "kft${frag:++$frag}")
+	for smp in ${cpus:-$(smp_list "$cc")}; do
+		boot_test "$cc${frag:+-$frag}" "$smp" "$kdir" "$args"
 	done
 }
 
@@ -164,14 +171,14 @@ smp_list() {
 boot_test() {
 	local smp=${2%+vhe} vhe=() name=${2/+/-}cpu
 	[ "$smp" = "$2" ] || { vhe=(-v); name=${smp}cpu-vhe; }
-	local cc="$KFT_ARCH ${1/-/ } ${name/-/ }" kdir=$3 out pid log kthreads
+	local cc="$KFT_ARCH ${1/-/ } ${name/-/ }" kdir=$3 args=$4 out pid log kthreads
 	out=$BUILD/e2e/$(kft_arch_name kernel "$1" "$name")
 
 	local steps=control,watch,filters,syscall,record
 	# quiet: KFT's poll of the NOP sites is not in a run's log
 	[ "$KSITES" = 1 ] && steps=$steps,quiet
 	[ "$smp" -gt 1 ] && steps=$steps,stress
-	tests/lib/qemu-run.sh -s "$smp" ${vhe[@]+"${vhe[@]}"} -a "kftstress=${KFT_STRESS_SECONDS:-20}" "$kdir" "$out" "$steps"
+	tests/lib/qemu-run.sh -s "$smp" ${vhe[@]+"${vhe[@]}"} -a "kftstress=${KFT_STRESS_SECONDS:-20}${args:+ $args}" "$kdir" "$out" "$steps"
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
 	if [ ${#vhe[@]} -gt 0 ]; then
 		grep -q 'CPU: All CPU(s) started at EL2' "$out/dmesg.out"
@@ -249,12 +256,18 @@ boot_test() {
 
 for KFT_ARCH in $ARCHES; do
 	. tests/lib/arch.sh
-	for cc in ${KFT_COMPILERS:-$KCOMPILERS}; do
+	compilers=" ${KFT_COMPILERS:-$KCOMPILERS} "
+	[[ $compilers = *" gcc "* ]] && kernel_test gcc "${KFT_CHECK_VARIANT#kft+}" 2
+	if [ "$KFT_TIER" != full ]; then
+		# Clang once in the check tier: on x86_64, where it builds fastest.
+		[ "$KFT_ARCH" = x86_64 ] && [[ $compilers = *" clang "* ]] && kernel_test clang "" 2
+		continue
+	fi
+	for cc in $compilers; do
 		kernel_test "$cc"
 	done
 	# 32-bit arm: the reference kernel is Thumb-2 (tinyconfig's choice);
 	# ARM-mode call sites are encoded and patched differently.
-	[ "$KFT_ARCH" = arm ] && [[ " ${KFT_COMPILERS:-$KCOMPILERS} " = *" gcc "* ]] &&
-		kernel_test gcc arm-isa
+	[ "$KFT_ARCH" = arm ] && [[ $compilers = *" gcc "* ]] && kernel_test gcc arm-isa
 done
 tap_done

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# KFT and modules (GCC, 2 CPUs, tinyconfig with modules), on each
-# architecture (KFT_ARCHES: x86_64 arm64).
+# KFT and modules (GCC, 2 CPUs), on each architecture (KFT_ARCHES: x86_64
+# arm64): on the check kernel (KFT_CHECK_VARIANT, booted with kft=off), and
+# with KFT_TIER=full also on tinyconfig with modules and no boot run.
 # tests/module/kft_test_mod.ko is built against the kernel like any
 # external module and loaded in the guest (tests/guest/modules.sh): its hook
 # call sites must follow the kernel's - NOPs while no run is armed, calls while
@@ -20,11 +21,13 @@ cd "$repo"
 BUILD=${BUILD:-build}
 ARCHES=${KFT_ARCHES:-x86_64 arm64}
 
+# module_test VARIANT
 module_test() {
-local out kdir ko enter exit_ root a=$KFT_ARCH
-out=$BUILD/e2e/$(kft_arch_name modules gcc 2cpu)
-kdir=$(tests/lib/kbuild.sh kft+modules gcc | tail -n 1)
+local out kdir ko enter exit_ root a="$KFT_ARCH $1" args
+out=$BUILD/e2e/$(kft_arch_name "modules-$1" gcc 2cpu)
+kdir=$(tests/lib/kbuild.sh "$1" gcc | tail -n 1)
 ok $? "$a: kernel with loadable modules builds" || return
+args=$(kft_noboot_args "$1")
 
 rm -rf "$out/module"
 mkdir -p "$out/module"
@@ -47,7 +50,7 @@ exit_=$(sites_in __kft_exit_loc)
 ok $? "$a: the module's hook sites are listed (${enter:-0} entry, ${exit_:-0} exit)"
 
 tests/lib/initramfs.sh "$out/initramfs.cpio.gz" "$ko" &&
-tests/lib/qemu-run.sh -s 2 -i "$out/initramfs.cpio.gz" "$kdir" "$out" modules
+tests/lib/qemu-run.sh -s 2 -i "$out/initramfs.cpio.gz" -a "$args" "$kdir" "$out" modules
 ok $? "$a: boots, loads and unloads the module, kernel log clean"
 
 while read -r _ name verdict; do
@@ -75,13 +78,14 @@ ok $? "$a: kft_test_mod_leaf is called three times"
 ! grep '^error' "$out/tree.txt" >&2
 ok $? "$a: calls nest, entry times increase, callee durations add up"
 
-panic_test "$kdir" "$out/initramfs.cpio.gz"
+panic_test "$kdir" "$out/initramfs.cpio.gz" "$1" "$args"
 }
 
-# panic_test KDIR INITRAMFS: a panic in the module's init, kft_dump=panic.
+# panic_test KDIR INITRAMFS VARIANT ARGS: a panic in the module's init,
+# kft_dump=panic.
 panic_test() {
-	local out=$BUILD/e2e/$(kft_arch_name modpanic gcc 1cpu) a=$KFT_ARCH
-	tests/lib/qemu-run.sh -x 'kft_dump end: ' -i "$2" -a kft_dump=panic \
+	local out=$BUILD/e2e/$(kft_arch_name "modpanic-$3" gcc 1cpu) a="$KFT_ARCH $3"
+	tests/lib/qemu-run.sh -x 'kft_dump end: ' -i "$2" -a "kft_dump=panic${4:+ $4}" \
 		"$1" "$out" modpanic
 	ok $? "$a kft_dump=panic: a module's init panics, the run is printed" || return
 	awk '/Kernel panic - not syncing: kft_test_mod: panic_in_init/ { p = NR }
@@ -104,6 +108,7 @@ panic_test() {
 
 for KFT_ARCH in $ARCHES; do
 	. tests/lib/arch.sh
-	module_test
+	module_test "$KFT_CHECK_VARIANT"
+	[ "${KFT_TIER:-check}" = full ] && module_test kft+modules
 done
 tap_done

@@ -10,6 +10,40 @@ KFT_KVER=$(cat "$repo/patches/KERNEL_VERSION")
 kft_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 kft_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# The check tier's kernel (make check), one per architecture: GCC, the
+# default boot run (kernel/kftstatic.conf) and loadable modules built in,
+# so that one build serves the run, boot and module tests; tests that want
+# no boot run boot it with kft=off.
+KFT_CHECK_VARIANT=kft+static+modules
+
+# kft_noboot_args VARIANT: the kernel arguments that leave VARIANT's kernel
+# with no run registered at user space (kft=off where a boot run is built in).
+kft_noboot_args() {
+	[[ "+$1+" = *+static+* ]] && echo kft=off
+	return 0
+}
+
+# kft_timing KIND NAME SECONDS [DETAIL]: a row of the test run's timing
+# table (KFT_TIMING, set by tests/run.sh, which prints the table).
+kft_timing() {
+	[ -n "${KFT_TIMING:-}" ] || return 0
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >> "$KFT_TIMING"
+}
+
+# kft_ccache_hits: "HITS MISSES" in the kernels' ccache so far;
+# kft_ccache_delta BEFORE AFTER: what happened between, as "H/N hits".
+kft_ccache_hits() {
+	CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache} ccache --print-stats 2>/dev/null |
+		awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 }
+			END { print h + 0, m + 0 }'
+}
+kft_ccache_delta() {
+	local h0 m0 h1 m1
+	read -r h0 m0 <<< "$1"
+	read -r h1 m1 <<< "$2"
+	echo "$((h1 - h0))/$((h1 - h0 + m1 - m0)) hits"
+}
+
 # The kernel tree with KFT installed: $KSRC, or Debian's linux-source-$KFT_KVER
 # extracted into the cache.  Prints its path.
 kft_kernel_tree() {
@@ -27,10 +61,12 @@ kft_kernel_tree() {
 		if [ ! -f "$tree/.kft-tarball" ] ||
 		   [ "$(cat "$tree/.kft-tarball")" != "$(stat -c %Y "$tarball")" ]; then
 			kft_log "extracting $tarball"
+			local start=$SECONDS
 			rm -rf "$tree"
 			mkdir -p "$KFT_CACHE/src"
 			tar -C "$KFT_CACHE/src" -xf "$tarball"
 			stat -c %Y "$tarball" > "$tree/.kft-tarball"
+			kft_timing source "$(basename "$tarball")" $((SECONDS - start)) extracted
 		fi
 	fi
 	# A command substitution does not inherit set -e: fail out loud, or a

@@ -103,6 +103,9 @@ kft_log "building $name (log: $out/build.log)"
 start=$SECONDS
 targets=("$(basename "$KIMAGE")")
 grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+# What this build compiled, and ccache's part in it, for the timing table.
+touch "$out/.kft-build-stamp"
+hits_before=$(kft_ccache_hits)
 if ! make "${makeargs[@]}" "${targets[@]}" > "$out/build.log" 2>&1; then
 	grep -E 'error|Error|undefined|warning:' "$out/build.log" | tail -30 >&2
 	kft_die "build of $name failed; see $out/build.log"
@@ -111,5 +114,12 @@ if grep -q 'WARNING: modpost: .*section mismatch' "$out/build.log"; then
 	grep 'section mismatch' "$out/build.log" >&2
 	kft_die "$name: section mismatch"
 fi
-kft_log "built $name in $((SECONDS - start)) s"
+compiled=$(find "$out" -name '*.o' -newer "$out/.kft-build-stamp" | wc -l)
+if [ "$out/$KIMAGE" -nt "$out/.kft-build-stamp" ]; then
+	what="built: $compiled objects compiled, ccache $(kft_ccache_delta "$hits_before" "$(kft_ccache_hits)")"
+else
+	what="up to date"
+fi
+kft_log "$name: $what in $((SECONDS - start)) s"
+kft_timing kernel "$name" $((SECONDS - start)) "$what"
 echo "$out"

@@ -86,6 +86,7 @@ wait $qemu
 qrc=$?
 set -e
 elapsed=$((SECONDS - start))
+kft_timing boot "$KFT_ARCH $(basename "$outdir")" "$elapsed" "$smp CPU(s): $steps${append:+; $append}"
 
 if [ -n "$until" ]; then
 	if ! grep -Eq "$until" "$outdir/console.log"; then

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's own bar for KFT's kernel code: checkpatch.pl --strict, a W=1
-# build of the KFT objects without warnings, and sparse (C=1), on every
-# architecture (KFT_ARCHES: x86_64 arm64 riscv64 arm).
+# build of the KFT objects without warnings, and sparse (C=2), on every
+# architecture (KFT_ARCHES: x86_64 arm64 riscv64 arm), in a build directory
+# beside each architecture's check kernel (KFT_CHECK_VARIANT).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -32,31 +33,43 @@ ok $? "kft= and kft_dump= are documented in Documentation/admin-guide/kernel-par
 # and sparse warns on the branches not taken (kernel/kft.c's this_cpu_dec()).
 not_ours='arch/arm64/kernel/vdso/|arch/arm64/include/asm/percpu.h:[0-9]*:[0-9]*: warning: cast truncates bits from constant value'
 
-# rebuild_clean NAME DESCRIPTION MAKE-ARGS...: rebuild the KFT objects of
-# $kdir (an $KFT_ARCH build) with extra make arguments; no warning or error
-# may come out.
-rebuild_clean() {
+# style_build NAME DESCRIPTION MAKE-ARGS...: build the KFT objects in
+# $sdir, a build directory of their own with the check kernel's config
+# (the kernel itself is never rebuilt for this); no warning or error may
+# come out.
+style_build() {
 	local name=$1 desc=$2
 	shift 2
-	touch $(for o in $objs; do echo "$ksrc/${o%.o}.c"; done)
 	# shellcheck disable=SC2086
-	make -s -C "$ksrc" O="$kdir" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
-		CC="ccache ${KCROSS}gcc" "$@" $objs > "$kdir/$name.txt" 2>&1 &&
-		! grep -E 'warning:|error:' "$kdir/$name.txt" | grep -qvE "$not_ours"
+	make -s -C "$ksrc" O="$sdir" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
+		CC="ccache ${KCROSS}gcc" HOSTCC="ccache gcc" "$@" $objs > "$sdir/$name.txt" 2>&1 &&
+		! grep -E 'warning:|error:' "$sdir/$name.txt" | grep -qvE "$not_ours"
 	ok $? "$KFT_ARCH: $desc"
-	cat "$kdir/$name.txt"
+	cat "$sdir/$name.txt"
 }
 
+export CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache}
 for KFT_ARCH in ${KFT_ARCHES:-x86_64 arm64 riscv64 arm}; do
 	. tests/lib/arch.sh
-	kdir=$(tests/lib/kbuild.sh kft gcc | tail -n 1)
-	ok $? "$KFT_ARCH: reference kernel builds" || continue
-	rebuild_clean w1 "W=1 build of the KFT objects has no warnings" W=1
+	kdir=$(tests/lib/kbuild.sh "$KFT_CHECK_VARIANT" gcc | tail -n 1)
+	ok $? "$KFT_ARCH: the check kernel builds" || continue
+	start=$SECONDS
+	sdir=$kdir.style
+	mkdir -p "$sdir"
+	if ! cmp -s "$kdir/.config" "$sdir/.config"; then
+		cp "$kdir/.config" "$sdir/.config"
+		make -s -C "$ksrc" O="$sdir" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" olddefconfig
+	fi
+	# Compiled afresh each time (from ccache when unchanged), so that a
+	# warning is seen on every run, not only the first.
+	(cd "$sdir" && rm -f $objs)
+	style_build w1 "W=1 build of the KFT objects has no warnings" W=1
 	if command -v sparse >/dev/null; then
-		rebuild_clean sparse "sparse (C=1) is clean on the KFT objects" C=1 \
+		style_build sparse "sparse (C=2) is clean on the KFT objects" C=2 \
 			CHECK="$repo/tests/style/sparse.sh"
 	else
 		ok 1 "sparse is installed (make deps)"
 	fi
+	kft_timing style "$KFT_ARCH" $((SECONDS - start)) "W=1 and sparse on the KFT objects"
 done
 tap_done

@@ -15,6 +15,14 @@ kft_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # so that one build serves the run, boot and module tests; tests that want
 # no boot run boot it with kft=off.
 KFT_CHECK_VARIANT=kft+static+modules
+# The kernels the check tier builds, "ARCH VARIANT COMPILER" a line, in the
+# order its tests first need them: tests/lib/prebuild.sh builds them ahead.
+KFT_CHECK_KERNELS="x86_64 $KFT_CHECK_VARIANT gcc
+x86_64 kft clang
+arm64 $KFT_CHECK_VARIANT gcc
+riscv64 $KFT_CHECK_VARIANT gcc
+arm $KFT_CHECK_VARIANT gcc
+x86_64 kft+debug gcc"
 
 # kft_noboot_args VARIANT: the kernel arguments that leave VARIANT's kernel
 # with no run registered at user space (kft=off where a boot run is built in).
@@ -30,18 +38,11 @@ kft_timing() {
 	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >> "$KFT_TIMING"
 }
 
-# kft_ccache_hits: "HITS MISSES" in the kernels' ccache so far;
-# kft_ccache_delta BEFORE AFTER: what happened between, as "H/N hits".
+# kft_ccache_hits: "HITS MISSES" in the kernels' ccache so far.
 kft_ccache_hits() {
 	CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache} ccache --print-stats 2>/dev/null |
 		awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m = $2 }
 			END { print h + 0, m + 0 }'
-}
-kft_ccache_delta() {
-	local h0 m0 h1 m1
-	read -r h0 m0 <<< "$1"
-	read -r h1 m1 <<< "$2"
-	echo "$((h1 - h0))/$((h1 - h0 + m1 - m0)) hits"
 }
 
 # The kernel tree with KFT installed: $KSRC, or Debian's linux-source-$KFT_KVER

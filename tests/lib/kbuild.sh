@@ -17,7 +17,7 @@
 #
 # Environment: KFT_ARCH (x86_64 or arm64, tests/lib/arch.sh); KFT_CACHE
 # (default ~/.cache/kft) holds the kernel source, build trees and ccache;
-# KSRC overrides the kernel tree; JOBS.
+# KSRC overrides the kernel tree; JOBS; KFT_PREBUILD (set by prebuild.sh).
 set -euo pipefail
 
 variant=${1:?variant}
@@ -31,6 +31,11 @@ ksrc=$(kft_kernel_tree)
 name=$(kft_arch_name "$variant" "$compiler" "$base")
 out=$KFT_CACHE/build/$name
 mkdir -p "$out"
+# One build of a directory at a time: a test waits here for the same
+# kernel that tests/lib/prebuild.sh is building ahead of it, then finds it
+# up to date.
+exec 8>"$out/.kft-build.lock"
+flock 8
 
 makeargs=(-C "$ksrc" O="$out" ARCH="$KARCH" -j"${JOBS:-$(nproc)}"
 	  KBUILD_BUILD_TIMESTAMP="2025-01-01" KBUILD_BUILD_USER=kft
@@ -103,9 +108,8 @@ kft_log "building $name (log: $out/build.log)"
 start=$SECONDS
 targets=("$(basename "$KIMAGE")")
 grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
-# What this build compiled, and ccache's part in it, for the timing table.
+# What this build compiled, for the timing table.
 touch "$out/.kft-build-stamp"
-hits_before=$(kft_ccache_hits)
 if ! make "${makeargs[@]}" "${targets[@]}" > "$out/build.log" 2>&1; then
 	grep -E 'error|Error|undefined|warning:' "$out/build.log" | tail -30 >&2
 	kft_die "build of $name failed; see $out/build.log"
@@ -116,7 +120,7 @@ if grep -q 'WARNING: modpost: .*section mismatch' "$out/build.log"; then
 fi
 compiled=$(find "$out" -name '*.o' -newer "$out/.kft-build-stamp" | wc -l)
 if [ "$out/$KIMAGE" -nt "$out/.kft-build-stamp" ]; then
-	what="built: $compiled objects compiled, ccache $(kft_ccache_delta "$hits_before" "$(kft_ccache_hits)")"
+	what="built: $compiled objects compiled${KFT_PREBUILD:+ (ahead, in the background)}"
 else
 	what="up to date"
 fi

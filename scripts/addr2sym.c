@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kft/console.h"
+#include "kft/output.h"
 #include "kft/symtab.h"
 
 #define KFT_VERSION "2.0"
@@ -720,8 +721,8 @@ int main(int argc, char **argv)
 			a.jobs = n;
 			break;
 		}
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("addr2sym (KFT) %s\n", KFT_VERSION); return 0;
+		case 'h': usage(stdout); return kft_output_done("addr2sym", 0);
+		case 'V': printf("addr2sym (KFT) %s\n", KFT_VERSION); return kft_output_done("addr2sym", 0);
 		default: usage(stderr); return 2;
 		}
 	}

@@ -20,6 +20,7 @@
 
 #include "kft/export.h"
 #include "kft/kd.h"
+#include "kft/output.h"
 #include "kft/xalloc.h"
 
 static bool wanted(const struct kd *kd, const struct kft_call *c)
@@ -324,8 +325,8 @@ int main(int argc, char **argv)
 		case 'T': kd.output = 't'; break;
 		case 'F': kd.output = 'f'; break;
 		case 'J': kd.output = 'j'; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return 0;
+		case 'h': usage(stdout); return kft_output_done("kd", 0);
+		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return kft_output_done("kd", 0);
 		default: usage(stderr); return 2;
 		}
 	}
@@ -393,9 +394,5 @@ int main(int argc, char **argv)
 		kft_symtab_free(stp);
 	if (!ret && kd.skipped)
 		ret = 1;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "kd: writing the output: %s\n", strerror(errno));
-		return 1;
-	}
-	return ret;
+	return kft_output_done("kd", ret);
 }

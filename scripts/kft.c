@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kft/output.h"
+
 #define KFT_VERSION	"1.0"
 
 /* The /proc files; KFT_PROC moves them, for the tool's own tests. */
@@ -382,7 +384,7 @@ static int record(int argc, char **argv)
 		case 'c': config = optarg; break;
 		case 'e': text = optarg; break;
 		case 'o': outpath = optarg; break;
-		case 'h': usage(stdout); return 0;
+		case 'h': usage(stdout); return kft_output_done("kft", 0);
 		default: usage(stderr); return 2;
 		}
 	}
@@ -494,11 +496,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
-		return 0;
+		return kft_output_done("kft", 0);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("kft (KFT) %s\n", KFT_VERSION);
-		return 0;
+		return kft_output_done("kft", 0);
 	}
 	if (!strcmp(argv[1], "record"))
 		return record(argc - 1, argv + 1);
@@ -511,7 +513,7 @@ int main(int argc, char **argv)
 		}
 		fputs(text, stdout);
 		free(text);
-		return 0;
+		return kft_output_done("kft", 0);
 	}
 	if (!strcmp(argv[1], "stop") && argc == 2)
 		return kft_write("stop", "stop\n", 5) ? 1 : 0;

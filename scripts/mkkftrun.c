@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kft/output.h"
 #include "kft_config.c"
 
 static void usage(FILE *f)
@@ -173,10 +174,10 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return kft_output_done("mkkftrun", 0);
 		case 'V':
 			puts("mkkftrun (KFT) 2.0");
-			return 0;
+			return kft_output_done("mkkftrun", 0);
 		default:
 			usage(stderr);
 			return 2;

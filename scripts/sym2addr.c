@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kft/output.h"
 #include "kft/symtab.h"
 #include "../kernel/kft_config.h"
 
@@ -124,8 +125,8 @@ int main(int argc, char **argv)
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;
 		case 'o': output = optarg; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("sym2addr (KFT) %s\n", KFT_VERSION); return 0;
+		case 'h': usage(stdout); return kft_output_done("sym2addr", 0);
+		case 'V': printf("sym2addr (KFT) %s\n", KFT_VERSION); return kft_output_done("sym2addr", 0);
 		default: usage(stderr); return 2;
 		}
 	}

@@ -149,6 +149,21 @@ done
 run full-s2a sh -c "printf 'trigger start entry start_kernel\n' | '$S2A' - $fx/System.map > /dev/full"
 [ $rc -ne 0 ] && grep -qi 'No space left' "$tmp/full-s2a.err"
 ok $? "sym2addr writing to a full disk: an error"
+# --help and --version, each tool's kft status too: a full disk is an
+# error there as well (they used to exit 0).
+for t in "$KD" "$A2S" "$S2A" "$MKR" "$B/kft"; do
+	for o in --help --version; do
+		run full-help sh -c "'$t' $o > /dev/full"
+		[ $rc -eq 1 ] && grep -qi 'No space left' "$tmp/full-help.err" &&
+			"$t" $o > /dev/null
+		ok $? "$(basename "$t") $o to a full disk: an error, exit 1 (0 where it is written)"
+	done
+done
+mkdir -p "$tmp/proc"
+printf 'No logging run registered\n' > "$tmp/proc/kft"
+run full-status sh -c "KFT_PROC='$tmp/proc' '$B/kft' status > /dev/full"
+[ $rc -eq 1 ] && grep -qi 'No space left' "$tmp/full-status.err"
+ok $? "kft status to a full disk: an error, exit 1"
 for t in kd a2s; do
 	case $t in
 	kd) run dir "$KD" "$tmp" ;;

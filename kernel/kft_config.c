@@ -561,15 +561,12 @@ void kft_config_init(struct kft_config *cfg)
 
 void kft_config_free(struct kft_config *cfg)
 {
+	struct kft_fref *ref;
 	unsigned int i;
 
-	kft_cfg_free(cfg, cfg->start.fn.name);
-	kft_cfg_free(cfg, cfg->stop.fn.name);
-	for (i = 0; i < cfg->nfuncs; i++)
-		kft_cfg_free(cfg, cfg->funcs[i].name);
+	for (i = 0; (ref = kft_config_fref(cfg, i)); i++)
+		kft_cfg_free(cfg, ref->name);
 	kft_cfg_free(cfg, cfg->funcs);
-	for (i = 0; i < cfg->nnotunder; i++)
-		kft_cfg_free(cfg, cfg->notunder[i].name);
 	kft_config_init(cfg);
 }
 
@@ -675,20 +672,32 @@ static int kft_resolve_one(struct kft_fref *ref, kft_lookup_fn lookup,
 	return ret;
 }
 
+/*
+ * A config's function references, in one order for all who walk them:
+ * the start and stop triggers', the funclist's, notunder's; NULL past the
+ * last.  A trigger on time or no trigger has a reference without a name.
+ */
+struct kft_fref *kft_config_fref(struct kft_config *cfg, unsigned int i)
+{
+	if (i < 2)
+		return i ? &cfg->stop.fn : &cfg->start.fn;
+	i -= 2;
+	if (i < cfg->nfuncs)
+		return &cfg->funcs[i];
+	i -= cfg->nfuncs;
+	return i < cfg->nnotunder ? &cfg->notunder[i] : NULL;
+}
+
 int kft_config_resolve(struct kft_config *cfg, kft_lookup_fn lookup,
 		       void *priv, struct kft_config_error *err)
 {
+	struct kft_fref *ref;
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
 	memset(err, 0, sizeof(*err));
-	ret = kft_resolve_one(&cfg->start.fn, lookup, priv, err);
-	if (!ret)
-		ret = kft_resolve_one(&cfg->stop.fn, lookup, priv, err);
-	for (i = 0; !ret && i < cfg->nfuncs; i++)
-		ret = kft_resolve_one(&cfg->funcs[i], lookup, priv, err);
-	for (i = 0; !ret && i < cfg->nnotunder; i++)
-		ret = kft_resolve_one(&cfg->notunder[i], lookup, priv, err);
+	for (i = 0; !ret && (ref = kft_config_fref(cfg, i)); i++)
+		ret = kft_resolve_one(ref, lookup, priv, err);
 	return ret;
 }
 

@@ -106,6 +106,7 @@ const char *kft_config_strerror(const struct kft_config_error *err,
 
 void kft_config_init(struct kft_config *cfg);
 void kft_config_free(struct kft_config *cfg);
+struct kft_fref *kft_config_fref(struct kft_config *cfg, unsigned int i);
 int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
 		     unsigned int flags, struct kft_config_error *err);
 /* The same, taking memory from an arena rather than kmalloc(). */

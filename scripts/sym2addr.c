@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 		{ }
 	};
 	const char *map = NULL, *elf = NULL, *output = NULL, *path;
-	struct kft_fref **refs = NULL;
+	struct kft_fref **refs = NULL, *ref;
 	struct kft_config_error cerr;
 	char what[KFT_ERROR_LEN];
 	struct kft_config cfg;
@@ -159,16 +159,14 @@ int main(int argc, char **argv)
 	}
 
 	/* Rewrite the names where they stand, in text order. */
-	refs = calloc(cfg.nfuncs + 2, sizeof(*refs));
+	for (i = 0; kft_config_fref(&cfg, i); i++)
+		;
+	refs = calloc(i, sizeof(*refs));
 	if (!refs)
 		goto out_st;
-	if (cfg.start.fn.name)
-		refs[nrefs++] = &cfg.start.fn;
-	if (cfg.stop.fn.name)
-		refs[nrefs++] = &cfg.stop.fn;
-	for (i = 0; i < cfg.nfuncs; i++)
-		if (cfg.funcs[i].name)
-			refs[nrefs++] = &cfg.funcs[i];
+	for (i = 0; (ref = kft_config_fref(&cfg, i)); i++)
+		if (ref->name)
+			refs[nrefs++] = ref;
 	qsort(refs, nrefs, sizeof(*refs), by_offset);
 	if (output && !(out = fopen(output, "w"))) {
 		fprintf(stderr, "sym2addr: %s: %s\n", output, strerror(errno));

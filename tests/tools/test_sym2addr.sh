@@ -37,6 +37,13 @@ ok $? "names become addresses; keywords, numbers, comments kept"
 "$S2A" -m $fx/System.map - < "$tmp/config.sym" | cmp -s - "$tmp/expected"
 ok $? "-m MAP and standard input"
 
+# Every kind of function reference: notunder's too (it used to be left as
+# a name), after the funclist and before a trigger in the text.
+printf 'new\nfilter notunder rest_init\nfilter funclist do_fork fend\nfilter notunder __x64_sys_openat\ntrigger stop exit start_kernel\nend\n' > "$tmp/notunder.conf"
+printf 'new\nfilter notunder 0xffffffff81001200\nfilter funclist 0xffffffff81001400 fend\nfilter notunder 0xffffffff81002000\ntrigger stop exit 0xffffffff81001000\nend\n' > "$tmp/notunder.expected"
+"$S2A" -m $fx/System.map "$tmp/notunder.conf" | diff -u "$tmp/notunder.expected" -
+ok $? "notunder names become addresses like every other function reference"
+
 printf 'trigger start entry start_kernel\ntrigger stop entry do_fork\n' > "$tmp/static.conf"
 "$S2A" "$tmp/static.conf" -m $fx/System.map > "$tmp/out"
 [ "$(head -n1 "$tmp/out")" = new ] && [ "$(tail -n1 "$tmp/out")" = end ]

@@ -2,7 +2,7 @@
 /*
  * kd's machine-readable outputs, for the tools people already use:
  *  - folded stacks ("a;b;c N", N = self time in ns) for flamegraph.pl,
- *    speedscope, inferno;
+ *    speedscope, inferno; a ';' in a name is written ':';
  *  - Chrome Trace Event JSON for Perfetto UI, chrome://tracing, speedscope.
  * An interrupt's calls form their own stacks ("[irq] ...", their own
  * track per CPU), not part of whatever they interrupted.
@@ -39,6 +39,9 @@ void kft_export_folded(FILE *out, const struct kft_tree *t,
 		if (p->depth > 1)
 			buf[len++] = ';';
 		memcpy(buf + len, names->name[p->fn], nl);
+		/* ';' separates frames: in a name it would make two. */
+		for (char *q = buf + len; (q = memchr(q, ';', buf + len + nl - q)); q++)
+			*q = ':';
 		len += nl;
 		off[p->depth] = len;
 		if (p->self > 0) {

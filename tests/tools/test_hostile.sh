@@ -134,6 +134,14 @@ ok $? "--boot --svg: an initcall named with XML's characters and bad bytes: vali
 run names-folded "$KD" --folded "$tmp/names.log"
 [ $rc -eq 0 ] && [ "$(wc -l < "$tmp/names-folded.out")" -eq 6 ]
 ok $? "--folded: one stack per name, whatever its bytes"
+# ';' separates frames: a name with one must stay one frame, with a
+# caller (2 frames) and alone (1), as flamegraph.pl splits them.
+printf '%s\n' "$hdr" > "$tmp/semi.log"
+printf '1.000 10.000 5 outer;x c 0\n2.000 4.000 5 in;ner outer;x+4 0\n20.000 3.000 5 ;;; c 0\n' >> "$tmp/semi.log"
+run semi-folded "$KD" --folded "$tmp/semi.log"
+[ $rc -eq 0 ] && awk '{ n = split($1, f, ";"); d[n]++ } END { exit !(NR == 3 && d[1] == 2 && d[2] == 1) }' "$tmp/semi-folded.out" &&
+	grep -qx 'outer:x;in:ner 4000' "$tmp/semi-folded.out" && grep -qx ':::  *3000' "$tmp/semi-folded.out"
+ok $? "--folded: a ';' in a name does not split its frame (written ':')"
 run nan "$KD" -c "$tmp/nan.log"
 [ $rc -eq 1 ] && [ "$(grep -c 'nan.log:[234]: bad' "$tmp/nan.err")" -eq 3 ] && grep -q ' ok$' "$tmp/nan.out" &&
 	! grep -qi 'nan\|inf' "$tmp/nan.out"

@@ -168,7 +168,12 @@ $(BUILD)/fuzz_canary: tests/fuzz/fuzz_canary.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_canary.c
 
-FUZZERS := $(BUILD)/fuzz_canary $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites $(BUILD)/fuzz_kd $(BUILD)/fuzz_symtab $(BUILD)/fuzz_mkkftrun $(BUILD)/fuzz_kft $(BUILD)/fuzz_addr2sym
+# libFuzzer on the tools' numeric options (scripts/kft/optnum.h).
+$(BUILD)/fuzz_optnum: tests/fuzz/fuzz_optnum.c scripts/kft/optnum.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(HOST_INC) -o $@ tests/fuzz/fuzz_optnum.c
+
+FUZZERS := $(BUILD)/fuzz_canary $(BUILD)/fuzz_optnum $(BUILD)/fuzz_config $(BUILD)/fuzz_kftsites $(BUILD)/fuzz_kd $(BUILD)/fuzz_symtab $(BUILD)/fuzz_mkkftrun $(BUILD)/fuzz_kft $(BUILD)/fuzz_addr2sym
 
 # Every fuzzer for FUZZ_SECONDS each (default 600).
 fuzz: $(FUZZERS)

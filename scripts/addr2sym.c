@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kft/console.h"
+#include "kft/optnum.h"
 #include "kft/output.h"
 #include "kft/symtab.h"
 
@@ -690,6 +691,7 @@ int main(int argc, char **argv)
 	static struct a2s a = { .path = "<stdin>" };
 	FILE *in = stdin, *out = stdout;
 	int64_t offset = 0;
+	long long n;
 	char err[512];
 	int c, ret;
 
@@ -699,22 +701,16 @@ int main(int argc, char **argv)
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;
 		case 'o': output = optarg; break;
-		case 'O': {
-			char *end;
-
-			offset = strtoll(optarg, &end, 0);
-			if (*end) {
-				fprintf(stderr, "addr2sym: bad --offset '%s'\n", optarg);
+		case 'O':
+			if (!kft_opt_int(optarg, 0, LLONG_MIN, LLONG_MAX, &n)) {
+				fprintf(stderr, "addr2sym: bad --offset '%s' (a number of bytes, 0x for hex)\n", optarg);
 				return 2;
 			}
+			offset = n;
 			a.offset_given = true;
 			break;
-		}
 		case 'j': {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-
-			if (*end || n < 1 || n > 64) {
+			if (!kft_opt_int(optarg, 10, 1, 64, &n)) {
 				fprintf(stderr, "addr2sym: bad --jobs '%s' (1 to 64)\n", optarg);
 				return 2;
 			}

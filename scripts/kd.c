@@ -20,6 +20,7 @@
 
 #include "kft/export.h"
 #include "kft/kd.h"
+#include "kft/optnum.h"
 #include "kft/output.h"
 #include "kft/xalloc.h"
 
@@ -261,22 +262,22 @@ int main(int argc, char **argv)
 	struct kft_symtab st, *stp = NULL;
 	struct kft_tree t;
 	bool long_fmt = false;
-	char err[512], *end;
+	char err[512];
+	long long n;
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "n:t:s:f:lcirm:e:hV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			kd.top = strtol(optarg, &end, 10);
-			if (*end || kd.top < 0) {
-				fprintf(stderr, "kd: -n takes a number, not '%s'\n", optarg);
+			if (!kft_opt_int(optarg, 10, 0, LONG_MAX, &n)) {
+				fprintf(stderr, "kd: -n takes a number of lines (0 or more), not '%s'\n", optarg);
 				return 2;
 			}
+			kd.top = n;
 			break;
 		case 't':
-			kd.min_total = strtod(optarg, &end);
-			if (*end) {
-				fprintf(stderr, "kd: -t takes microseconds, not '%s'\n", optarg);
+			if (!kft_opt_real(optarg, 0, HUGE_VAL, &kd.min_total)) {
+				fprintf(stderr, "kd: -t takes microseconds (0 or more), not '%s'\n", optarg);
 				return 2;
 			}
 			break;
@@ -294,30 +295,24 @@ int main(int argc, char **argv)
 		case 'r': kd.running = true; break;
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;
-		case 'P':
-		case 'C': {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || !*optarg) {
-				fprintf(stderr, "kd: --%s takes a number, not '%s'\n",
-					opt == 'P' ? "pid" : "cpu", optarg);
+		case 'P':	/* a pid, or -1 for interrupts */
+		case 'C':
+			if (!kft_opt_int(optarg, 10, opt == 'P' ? -1 : 0, INT32_MAX, &n)) {
+				fprintf(stderr, "kd: --%s takes %s, not '%s'\n",
+					opt == 'P' ? "pid" : "cpu",
+					opt == 'P' ? "a pid (-1: interrupts)" : "a CPU number", optarg);
 				return 2;
 			}
-			*(opt == 'P' ? &kd.pid : &kd.cpu) = v;
+			*(opt == 'P' ? &kd.pid : &kd.cpu) = n;
 			break;
-		}
 		case 'A':
-		case 'B': {
-			double v = strtod(optarg, &end);
-
-			if (*end || !*optarg) {
+		case 'B':
+			if (!kft_opt_real(optarg, -HUGE_VAL, HUGE_VAL, opt == 'A' ? &kd.from : &kd.to)) {
 				fprintf(stderr, "kd: --%s takes microseconds, not '%s'\n",
 					opt == 'A' ? "from" : "to", optarg);
 				return 2;
 			}
-			*(opt == 'A' ? &kd.from : &kd.to) = v;
 			break;
-		}
 		case 'S': kd.subtree = optarg; break;
 		case 'D': kd.diff = true; break;
 		case 'O': kd.boot = true; break;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kft/optnum.h"
 #include "kft/output.h"
 #include "kft_config.c"
 
@@ -142,13 +143,14 @@ static int write_c(const char *out_path, const char *name, const char *text,
 int main(int argc, char **argv)
 {
 	unsigned long max_entries = 0;
+	long long n;
 	struct kft_config_error err;
 	char what[KFT_ERROR_LEN];
 	struct kft_config cfg;
 	static char arena_mem[KFT_BOOT_ARENA] __attribute__((aligned(sizeof(long))));
 	struct kft_arena arena = { .base = arena_mem, .size = sizeof(arena_mem) };
 	const char *name = NULL;
-	char *text, *end, *nul, *p;
+	char *text, *nul, *p;
 	size_t len = 0;
 	unsigned int line;
 	int opt, parsed, ret = 1;
@@ -162,12 +164,11 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "n:N:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			errno = 0;
-			max_entries = strtoul(optarg, &end, 10);
-			if (errno || *end || !max_entries) {
-				fprintf(stderr, "mkkftrun: bad -n '%s'\n", optarg);
+			if (!kft_opt_int(optarg, 10, 1, LONG_MAX, &n)) {
+				fprintf(stderr, "mkkftrun: bad -n '%s' (entries, 1 or more)\n", optarg);
 				return 2;
 			}
+			max_entries = n;
 			break;
 		case 'N':
 			name = optarg;

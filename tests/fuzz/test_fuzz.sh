@@ -10,6 +10,7 @@
 #   fuzz_mkkftrun  mkkftrun on any kftstatic.conf
 #   fuzz_kft       kft (the target's recorder) on any log and kallsyms
 #   fuzz_addr2sym  addr2sym on any log or console capture
+#   fuzz_optnum    the tools' numeric options
 # First the canary (fuzz_canary.c): a UBSan report must fail a target.
 # The tools' own output (kd's text, warnings) is muted: -close_fd_mask=3.
 set -uo pipefail
@@ -56,4 +57,5 @@ fuzz symtab 8192 "symbol maps, kallsyms and ELF symbol tables (lookups consisten
 fuzz mkkftrun 8192 "mkkftrun (written only without NUL bytes)"
 fuzz kft 8192 "kft's log and kallsyms readers, config wrapping"
 fuzz addr2sym 8192 "addr2sym on any log, console captures too"
+fuzz optnum 64 "the tools' numeric options (scripts/kft/optnum.h)"
 tap_done

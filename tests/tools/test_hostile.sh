@@ -157,6 +157,44 @@ done
 run full-s2a sh -c "printf 'trigger start entry start_kernel\n' | '$S2A' - $fx/System.map > /dev/full"
 [ $rc -ne 0 ] && grep -qi 'No space left' "$tmp/full-s2a.err"
 ok $? "sym2addr writing to a full disk: an error"
+# Numbers in options: empty, past their type, out of range, NaN and
+# infinity are refused with exit 2 and the value named, never read as 0 or
+# clamped (kd's --from nan, --pid past long, addr2sym's --offset '', -n -1
+# in mkkftrun were taken).
+while IFS='|' read -r tool opt val; do
+	case $tool in
+	kd) run opt "$KD" "$opt" "$val" $fx/kd/nested.log ;;
+	a2s) run opt "$A2S" -m $fx/System.map "$opt" "$val" $fx/raw.log ;;
+	mkr) run opt "$MKR" "$opt" "$val" kernel/kftstatic.conf "$tmp/opt.c" ;;
+	esac
+	[ $rc -eq 2 ] && [ ! -s "$tmp/opt.out" ] && grep -qF -- "'$val'" "$tmp/opt.err"
+	ok $? "$tool $opt '$val': refused, exit 2, the value named"
+done <<'OPTS'
+kd|-n|
+kd|-n|-1
+kd|-n|99999999999999999999
+kd|-n|3x
+kd|-t|nan
+kd|-t|-5
+kd|-t| 7
+kd|--from|nan
+kd|--to|inf
+kd|--from|1e999
+kd|--pid|99999999999999999999
+kd|--pid|2147483648
+kd|--pid|-2
+kd|--cpu|-1
+kd|--cpu|
+a2s|--offset|
+a2s|--offset|0x
+a2s|--offset|99999999999999999999999
+a2s|--jobs|0
+mkr|-n|-1
+mkr|-n|0
+mkr|-n|
+mkr|-n|18446744073709551616
+OPTS
+
 # --help and --version, each tool's kft status too: a full disk is an
 # error there as well (they used to exit 0).
 for t in "$KD" "$A2S" "$S2A" "$MKR" "$B/kft"; do

@@ -300,8 +300,11 @@ static long save_symbols(const char *log, const char *path)
 		syms[nsyms].keep = strstr(p, " _text") && !strcmp(strstr(p, " _text"), " _text");
 		nsyms++;
 	}
-	qsort(syms, nsyms, sizeof(*syms), cmp_ksym);
-	qsort(addrs, naddr, sizeof(*addrs), cmp_u64);
+	/* An empty log or kallsyms leaves an array NULL: qsort() must not see it. */
+	if (nsyms)
+		qsort(syms, nsyms, sizeof(*syms), cmp_ksym);
+	if (naddr)
+		qsort(addrs, naddr, sizeof(*addrs), cmp_u64);
 	/* Each address: the last symbol at or below it. */
 	for (i = 0; i < naddr; i++) {
 		size_t lo = 0, hi = nsyms;

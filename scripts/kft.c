@@ -52,6 +52,10 @@ static void usage(FILE *f)
 		"CMD, wait until the run completes or CMD ends (then stop the run), and\n"
 		"save the log to FILE (default kft.log) and the kernel symbols it names\n"
 		"to FILE.syms.  On the host: addr2sym -m FILE.syms FILE > FILE.sym\n"
+		"Exit status: CMD's once its log is saved (128 + N if signal N killed\n"
+		"it; 0 if it still runs); 127 if CMD could not be run; 1 if nothing was\n"
+		"saved (a refused config, another config replaced the run, a write\n"
+		"failed); 2 for a bad command line.\n"
 		"status: /proc/kft.  stop: stop the run now.\n"
 		"  -h, --help  this help;  -V, --version  version\n");
 }
@@ -145,25 +149,39 @@ static int kft_write(const char *what, const char *text, size_t len)
 }
 
 /*
- * The run's state from /proc/kft ("state: primed"), or "" if none: read
- * through fd, opened before the run was primed, so that waiting for the
- * run makes no open() a run could be triggered by.
+ * The run's id ("status: run id 3, ...") and state ("state: primed") from
+ * /proc/kft; 0 and "" if it has none.  Read through fd, opened before the
+ * run was primed, so that waiting for the run makes no open() a run could
+ * be triggered by.
  */
-static void run_state(int fd, char *state, size_t size)
+static unsigned long run_state(int fd, char *state, size_t size)
 {
 	static char text[8192];
 	ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+	unsigned long id = 0;
 	char *p;
 
 	state[0] = '\0';
 	if (n <= 0)
-		return;
+		return 0;
 	text[n] = '\0';
+	p = strstr(text, "status: run id ");
+	if (p && (p == text || p[-1] == '\n'))
+		id = strtoul(p + strlen("status: run id "), NULL, 10);
 	p = strstr(text, "\nstate: ");
 	if (p) {
 		p += strlen("\nstate: ");
 		snprintf(state, size, "%.*s", (int)strcspn(p, "\n"), p);
 	}
+	return id;
+}
+
+/* The run id a log's header names ("Kernel Instrumentation Run ID 3"). */
+static unsigned long log_run_id(const char *log)
+{
+	const char *p = strstr(log, "\nKernel Instrumentation Run ID ");
+
+	return p ? strtoul(p + strlen("\nKernel Instrumentation Run ID "), NULL, 10) : 0;
 }
 
 /* A state in which the run still logs or waits to (kernel/kft_state.h). */
@@ -247,7 +265,7 @@ static long save_symbols(const char *log, const char *path)
 	uint64_t *addrs = NULL, *ga;
 	struct ksym *syms = NULL, *gs;
 	char *text = slurp(proc_syms, &len), *p, *next;
-	const char *l;
+	const char *l, *eol;
 	long kept = 0;
 	FILE *out;
 	bool data = false;
@@ -256,15 +274,25 @@ static long save_symbols(const char *log, const char *path)
 		fprintf(stderr, "kft: %s: %s\n", proc_syms, strerror(errno));
 		return -1;
 	}
-	/* The addresses the log's data lines name (columns 4 and 5). */
-	for (l = log; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+	/*
+	 * The addresses the log's data lines name (columns 4 and 5), each
+	 * line scanned from a copy: sscanf() on the log itself measures all
+	 * that follows, every line (quadratic).
+	 */
+	for (l = log; *l; l = eol + (*eol == '\n')) {
 		unsigned long long f, c;
+		char line[256];
 
+		eol = l + strcspn(l, "\n");
 		if (!strncmp(l, "--------", 8)) {
 			data = true;
 			continue;
 		}
-		if (!data || sscanf(l, "%*s %*s %*s %llx %llx", &f, &c) != 2)
+		if (!data || (size_t)(eol - l) >= sizeof(line))
+			continue;
+		memcpy(line, l, eol - l);
+		line[eol - l] = '\0';
+		if (sscanf(line, "%*s %*s %*s %llx %llx", &f, &c) != 2)
 			continue;
 		if (naddr + 2 > acap) {
 			acap = acap ? 2 * acap : 4096;
@@ -359,24 +387,37 @@ out:
 static int write_file(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "w");
+	bool written;
 
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+	if (!f) {
 		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
-		if (f)
-			fclose(f);
+		return -1;
+	}
+	written = fwrite(text, 1, len, f) == len;
+	/* fclose() once, whatever happened: it frees the stream. */
+	if (fclose(f) || !written) {
+		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
 }
 
+/* The command's end as an exit status: its own, or 128 + its signal. */
+static int command_status(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
 static int record(int argc, char **argv)
 {
 	const char *config = NULL, *text = NULL, *outpath = "kft.log";
-	char state[32], *cfg, *log, syms[4096];
+	char state[32], *cfg, *log, *syms;
 	struct sigaction sa = { .sa_handler = on_sigchld };
 	struct timespec tick = { 0, 100 * 1000 * 1000 };
-	int opt, status = 0, fd;
-	size_t loglen;
+	int opt, status = 0, fd, execerr = 0, pipefd[2];
+	unsigned long id, now;
+	size_t loglen, flen;
 	bool reaped = false;
 	long nsyms;
 	pid_t pid;
@@ -397,10 +438,16 @@ static int record(int argc, char **argv)
 		return 2;
 	}
 	if (config) {
-		char *file = slurp(config, NULL);
+		char *file = slurp(config, &flen);
 
 		if (!file) {
 			fprintf(stderr, "kft: %s: %s\n", config, strerror(errno));
+			return 1;
+		}
+		/* The text is a C string from here on: it would end there. */
+		if (memchr(file, '\0', flen)) {
+			fprintf(stderr, "kft: %s: a NUL byte in the config\n", config);
+			free(file);
 			return 1;
 		}
 		cfg = make_config(file);
@@ -421,6 +468,19 @@ static int record(int argc, char **argv)
 		fprintf(stderr, "kft: %s: %s\n", proc_kft, strerror(errno));
 		return 1;
 	}
+	/* The run this config made: only its log is ours to save. */
+	id = run_state(fd, state, sizeof(state));
+	if (!id) {
+		fprintf(stderr, "kft: %s names no run after the config was written\n", proc_kft);
+		close(fd);
+		return 1;
+	}
+	/* A pipe closed by a successful exec: what comes through, exec's errno. */
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		fprintf(stderr, "kft: pipe: %s\n", strerror(errno));
+		close(fd);
+		return 1;
+	}
 	if (kft_write("prime", "prime\n", 6)) {
 		close(fd);
 		return 1;
@@ -433,25 +493,46 @@ static int record(int argc, char **argv)
 		return 1;
 	}
 	if (!pid) {
+		close(pipefd[0]);
 		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "kft: %s: %s\n", argv[optind], strerror(errno));
+		execerr = errno;
+		/* If this fails too, the parent sees CMD exit 127. */
+		(void)!write(pipefd[1], &execerr, sizeof(execerr));
 		_exit(127);
 	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &execerr, sizeof(execerr)) != sizeof(execerr))
+		execerr = 0;
+	close(pipefd[0]);
 	/* Until CMD ends or the run completes, whichever first. */
-	for (;;) {
+	for (now = id; !execerr;) {
 		if (child_done && !reaped) {
 			if (waitpid(pid, &status, WNOHANG) == pid)
 				reaped = true;
 			child_done = 0;
 		}
-		run_state(fd, state, sizeof(state));
-		if (reaped || !state_armed(state))
+		now = run_state(fd, state, sizeof(state));
+		if (reaped || now != id || !state_armed(state))
 			break;
 		nanosleep(&tick, NULL);
 	}
 	close(fd);
-	if (state_armed(state))
+	/* Stop our run, never another's. */
+	if (now == id && (execerr || state_armed(state)))
 		kft_write("stop", "stop\n", 5);
+	if (execerr) {
+		fprintf(stderr, "kft: %s: %s: not run, nothing saved\n", argv[optind],
+			strerror(execerr));
+		waitpid(pid, NULL, 0);
+		return 127;
+	}
+	if (now != id) {
+		fprintf(stderr, "kft: another config replaced run %lu while %s ran: its log is not this record's, nothing saved\n",
+			id, argv[optind]);
+		if (!reaped)
+			waitpid(pid, NULL, 0);
+		return 1;
+	}
 	if (!strcmp(state, "primed"))
 		fprintf(stderr, "kft: the start trigger never fired while %s ran\n",
 			argv[optind]);
@@ -461,15 +542,28 @@ static int record(int argc, char **argv)
 		fprintf(stderr, "kft: %s: %s\n", proc_data, strerror(errno));
 		return 1;
 	}
-	if (write_file(outpath, log, loglen)) {
+	if (log_run_id(log) != id) {
+		fprintf(stderr, "kft: %s holds run %lu, not this record's run %lu (another config replaced it): nothing saved\n",
+			proc_data, log_run_id(log), id);
 		free(log);
 		return 1;
 	}
-	snprintf(syms, sizeof(syms), "%s.syms", outpath);
+	syms = malloc(strlen(outpath) + sizeof(".syms"));
+	if (!syms || write_file(outpath, log, loglen)) {
+		if (!syms)
+			fprintf(stderr, "kft: out of memory\n");
+		free(syms);
+		free(log);
+		return 1;
+	}
+	strcpy(syms, outpath);
+	strcat(syms, ".syms");
 	nsyms = save_symbols(log, syms);
 	free(log);
-	if (nsyms < 0)
+	if (nsyms < 0) {
+		free(syms);
 		return 1;
+	}
 	if (!reaped)
 		fprintf(stderr, "kft: the run completed; %s (pid %d) still runs\n",
 			argv[optind], (int)pid);
@@ -481,7 +575,9 @@ static int record(int argc, char **argv)
 			WTERMSIG(status));
 	printf("kft: log in %s, %ld symbols in %s; on the host: addr2sym -m %s %s\n",
 	       outpath, nsyms, syms, syms, outpath);
-	return 0;
+	free(syms);
+	/* Saved: the exit status is the command's, as time(1) and strace's. */
+	return kft_output_done("kft", reaped ? command_status(status) : 0);
 }
 
 int main(int argc, char **argv)

@@ -122,7 +122,7 @@ quiet_checks() {
 record_checks() {
 	local cc=$1 out=$2 kdir=$3 pid
 	local s
-	for s in refused record status data syms; do
+	for s in refused record status data syms two; do
 		sed -n "/^=== $s\$/,/^=== /p" "$out/record.out" | sed '1d;/^=== /d' > "$out/record-$s.txt"
 	done
 	grep -q "^kft: config refused: Invalid argument" "$out/record-refused.txt" &&
@@ -139,6 +139,14 @@ record_checks() {
 		     <(awk '/^------/ { d = 1; next } d && NF >= 6 { print $3, $4, $5 }' "$out/record-map.sym") >&2 &&
 		awk -v t="${SYS}openat" -v p="${pid:-x}" '/^------/ { d = 1; next } d && NF >= 6 { n++; if (n == 1 && ($4 != t || $3 != p)) bad = 1 } END { exit bad || n < 20 }' "$out/record-own.sym"
 	ok $? "$cc: kft record: the run complete, its log resolved by its own symbols as by System.map, ${SYS}openat first in kft-do's pid ($(wc -l < "$out/record.syms") symbols)"
+	s=$out/record-two.txt
+	grep -qx 'a rc 1' "$s" && grep -qx 'a not saved' "$s" &&
+		grep -q '^a: kft: another config replaced run [0-9]* while sleep ran' "$s"
+	ok $? "$cc: kft record, two at once: the first's run replaced, it says so, saves nothing, exits 1"
+	grep -qx 'b rc 0' "$s" && grep -q '^b run [0-9][0-9]*$' "$s" && grep -q '^b: kft: log in /tmp/b.log' "$s"
+	ok $? "$cc: kft record, two at once: the second records its own run"
+	grep -qx 'c rc 127' "$s" && grep -qx 'c not saved' "$s" && grep -q '/no/such/cmd: No such file or directory: not run' "$s"
+	ok $? "$cc: kft record of a command that cannot run: exit 127, nothing saved"
 }
 
 # kernel_test COMPILER [FRAGMENTS [CPUS]]: the reference kernel, or with

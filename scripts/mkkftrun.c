@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "kft/optnum.h"
 #include "kft/output.h"
@@ -102,14 +103,22 @@ static int write_c(const char *out_path, const char *name, const char *text,
 		   size_t len)
 {
 	const char *line = text, *nl, *end = text + len;
+	struct stat st;
 	char tmp[4096];
+	bool in_place;
 	FILE *out;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out_path) >= (int)sizeof(tmp)) {
+	/*
+	 * A regular file is replaced whole (a new file renamed over it); what
+	 * is not one (/dev/stdout, a FIFO) is written in place: a rename
+	 * would replace the device node itself.
+	 */
+	in_place = !stat(out_path, &st) && !S_ISREG(st.st_mode);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", in_place ? "" : out_path) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	out = fopen(tmp, "w");
+	out = fopen(in_place ? out_path : tmp, "w");
 	if (!out)
 		return -1;
 	/* The name goes into the string only: in a comment, "*" "/" would end it. */
@@ -133,11 +142,15 @@ static int write_c(const char *out_path, const char *name, const char *text,
 		line = nl;
 	}
 	fputs(";\n", out);
-	if (fclose(out) || rename(tmp, out_path)) {
-		unlink(tmp);
-		return -1;
-	}
+	if (fclose(out))
+		goto fail;
+	if (!in_place && rename(tmp, out_path))
+		goto fail;
 	return 0;
+fail:
+	if (!in_place)
+		unlink(tmp);
+	return -1;
 }
 
 int main(int argc, char **argv)

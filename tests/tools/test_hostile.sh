@@ -284,6 +284,21 @@ ok $? "mkkftrun reads a /proc file to its end (not by its size 0)"
 run pipe sh -c "cat '$tmp/ok.conf' | '$MKR' - '$tmp/pipe.c'"
 [ $rc -eq 0 ] && grep -q 'start_kernel' "$tmp/pipe.c"
 ok $? "mkkftrun reads a pipe ('-')"
+# An output that is not a regular file is written in place: renamed over,
+# a device node or FIFO itself would be replaced (as root, /dev/null).
+mkfifo "$tmp/out.fifo"
+timeout 20 cat "$tmp/out.fifo" > "$tmp/fifo.c" &
+run fifo "$MKR" "$tmp/ok.conf" "$tmp/out.fifo"
+wait
+[ $rc -eq 0 ] && [ -p "$tmp/out.fifo" ] && grep -q 'start_kernel' "$tmp/fifo.c" && [ ! -e "$tmp/out.fifo.tmp" ]
+ok $? "mkkftrun to a FIFO: written through it, the FIFO left a FIFO"
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	run dev "$MKR" "$tmp/ok.conf" "$tmp/null"
+	[ $rc -eq 0 ] && [ -c "$tmp/null" ]
+	ok $? "mkkftrun to a device node (a /dev/null made here): the node left as it was"
+else
+	echo "ok - # SKIP mknod needs root: mkkftrun to a device node"
+fi
 # --- console captures (kft_dump=) -------------------------------------------
 python3 - "$tmp" "$hdr" <<'PY'
 import sys

@@ -79,10 +79,16 @@ enum kft_console_kind kft_console_line(struct kft_console *c, char *line,
 
 	if (!tag)
 		return KFT_CONSOLE_NONE;
-	if (!strncmp(tag, line_tag, sizeof(line_tag) - 1)) {
+	/*
+	 * A log line: "kft_dump: TEXT", or for an empty one "kft_dump:" with
+	 * its blank stripped (as a capture, an editor, kft.rst may do).
+	 */
+	if (!strncmp(tag, line_tag, sizeof(line_tag) - 2) &&
+	    strchr(" \r\n", tag[sizeof(line_tag) - 2])) {
 		c->seen = true;
 		c->lines++;
-		*payload = tag + sizeof(line_tag) - 1;
+		*payload = tag + sizeof(line_tag) - 2;
+		*payload += **payload == ' ';
 		*payload_len = len - (*payload - line);
 		return KFT_CONSOLE_LINE;
 	}

@@ -129,6 +129,16 @@ ok $? "a console capture: the log alone comes out, as from /proc/kft_data"
 echo "addr2sym: $tmp/capture.log (kft_dump):22: no function and caller addresses; line kept" |
 	diff -u - "$tmp/err"
 ok $? "a console capture: a malformed line is warned about by its line in the log"
+# Empty log lines as "kft_dump:", their blank stripped (kft.rst shows them
+# so; so do editors and some capture tools): lines like any other, none
+# lost, by addr2sym and kd alike.
+capture $fx/raw.log | sed 's/ *\r$/\r/' > "$tmp/stripped.log"
+grep -q 'kft_dump:.$' "$tmp/stripped.log" &&
+	"$A2S" -m $fx/System.map "$tmp/stripped.log" 2> "$tmp/err" | diff -u $fx/resolved.expected - &&
+	! grep -q 'lost\|missing' "$tmp/err" &&
+	{ "${BUILD:-build}/asan/kd" -m $fx/System.map "$tmp/stripped.log" > /dev/null 2> "$tmp/err"; [ $? -le 1 ]; } &&
+	! grep -q 'lost\|missing' "$tmp/err"
+ok $? "a console capture whose empty lines are 'kft_dump:' without the blank: read whole, nothing said lost"
 capture $fx/raw.log 20 > "$tmp/capture.log"
 "$A2S" -m $fx/System.map "$tmp/capture.log" 2> "$tmp/err" > /dev/null
 grep -q "capture.log:26: run 3's dump: the console lost 1 of its 22 lines" "$tmp/err"

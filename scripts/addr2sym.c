@@ -73,6 +73,7 @@ struct a2s {
 	unsigned long lineno;	/* lines written so far */
 	unsigned long warnings;
 	const char *path;
+	bool in_capture;	/* reading the log taken out of a capture */
 };
 
 /*
@@ -591,7 +592,12 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 		a->st.bias = offset;
 	while (in_header && (got = getline(&line, &cap, in)) > 0) {
 		a->lineno++;
-		if (kft_console_line(&con, line, got, &p, &n) != KFT_CONSOLE_NONE) {
+		/*
+		 * A capture is taken apart once: in the log taken out of it, a
+		 * tag is text (nested tags made this recurse, a level a tag).
+		 */
+		if (!a->in_capture &&
+		    kft_console_line(&con, line, got, &p, &n) != KFT_CONSOLE_NONE) {
 			fclose(header);
 			free(pending);
 			free(held);
@@ -634,8 +640,14 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 		fprintf(stderr, "addr2sym: %s: %s\n", a->path, strerror(errno));
 		return 1;
 	}
-	if (a->lineno == 0)
+	if (a->lineno == 0) {
 		fprintf(stderr, "addr2sym: %s: empty log\n", a->path);
+	} else if (in_header) {
+		/* Copied all the same: it may be a message worth reading. */
+		fprintf(stderr, "addr2sym: %s: no KFT log in it (no column header line): copied as it is\n",
+			a->path);
+		ret = 1;
+	}
 	/* A line warned about is kept as it was: nothing is lost. */
 	return ret;
 }
@@ -660,7 +672,9 @@ static int translate_capture(struct a2s *a, FILE *in, FILE *out,
 	sprintf(dumped, "%s (kft_dump)", path);
 	a->path = dumped;
 	a->lineno = 0;
+	a->in_capture = true;
 	ret = translate(a, log, out, offset);
+	a->in_capture = false;
 	a->path = path;
 	free(dumped);
 	fclose(log);

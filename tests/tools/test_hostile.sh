@@ -300,6 +300,21 @@ else
 	echo "ok - # SKIP mknod needs root: mkkftrun to a device node"
 fi
 # --- console captures (kft_dump=) -------------------------------------------
+# Tags in tags, 100,000 deep: a capture is taken apart once (addr2sym
+# recursed a level a tag, to a stack overflow), and what is in it is no
+# log: said, exit 1, copied through.
+python3 -c "import sys; sys.stdout.write('kft_dump begin: run 1, 1 calls, at panic\n' + 'kft_dump: ' * 100000 + 'x\nkft_dump end: run 1, 1 lines\n')" > "$tmp/nest.log"
+run nest "$A2S" -m $fx/System.map "$tmp/nest.log"
+[ $rc -eq 1 ] && grep -q 'no KFT log in it' "$tmp/nest.err" && [ "$(wc -c < "$tmp/nest.out")" -gt 900000 ]
+ok $? "addr2sym: 100,000 nested kft_dump tags: no recursion, 'no KFT log in it', exit 1"
+run nest-kd "$KD" -m $fx/System.map "$tmp/nest.log"
+[ $rc -le 1 ]
+ok $? "kd: 100,000 nested kft_dump tags: a warning at most, no crash"
+printf 'Run still armed: write stop to /proc/kft first\n' > "$tmp/notlog.txt"
+run notlog "$A2S" -m $fx/System.map "$tmp/notlog.txt"
+[ $rc -eq 1 ] && grep -q 'notlog.txt: no KFT log in it (no column header line): copied as it is' "$tmp/notlog.err" &&
+	cmp -s "$tmp/notlog.txt" "$tmp/notlog.out"
+ok $? "addr2sym on text that is no log: copied, said, exit 1 (it was copied without a word)"
 python3 - "$tmp" "$hdr" <<'PY'
 import sys
 d, hdr = sys.argv[1], sys.argv[2]

@@ -84,14 +84,23 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* Interrupt context gets a track per CPU, above any pid. */
-#define KFT_IRQ_TID	1000000
+/*
+ * A track's thread id: a task's pid; a CPU's interrupts and idle task
+ * (kft_track_key()) get ids above every pid in the log, so that no pid,
+ * however large, shares their track.
+ */
+static int64_t chrome_tid(int64_t key, int64_t base, uint32_t ncpu)
+{
+	return key > 0 ? key : key > KFT_TRACK_IDLE ? base + (KFT_TRACK_IRQ - key) :
+	       base + ncpu + (KFT_TRACK_IDLE - key);
+}
 
 void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		       const struct kft_names *names)
 {
 	double last = 0;
-	uint32_t i, ncpu = 0;
+	uint32_t i, ncpu = 1;
+	int64_t base = 1;
 	bool first = true;
 
 	for (i = 0; i < t->n; i++) {
@@ -102,17 +111,19 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 			last = end;
 		if (n->c.cpu >= 0 && (uint32_t)n->c.cpu + 1 > ncpu)
 			ncpu = n->c.cpu + 1;
+		if (n->c.pid >= base)
+			base = (int64_t)n->c.pid + 1;
 	}
 	fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
 	fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"kernel (KFT)\"}}");
-	for (i = 0; i < (ncpu ? ncpu : 1); i++)
-		fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"args\":{\"name\":\"interrupts, CPU %u\"}}",
-			KFT_IRQ_TID + i, i);
+	for (i = 0; i < ncpu; i++)
+		fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%lld,\"args\":{\"name\":\"interrupts, CPU %u\"}}"
+			",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%lld,\"args\":{\"name\":\"swapper/%u (pid 0)\"}}",
+			(long long)(base + i), i, (long long)(base + ncpu + i), i);
 	first = false;
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
-		long tid = !n->c.irq ? n->c.pid :
-			   KFT_IRQ_TID + (n->c.cpu > 0 ? n->c.cpu : 0);
+		long long tid = chrome_tid(kft_track_key(&n->c), base, ncpu);
 
 		if (n->hidden)
 			continue;
@@ -127,7 +138,7 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		 * The CPU as the category, and args only for open calls:
 		 * speedscope tells frames apart by name and args.
 		 */
-		fprintf(out, ",\"pid\":0,\"tid\":%ld,\"cat\":\"cpu%d\"%s}",
+		fprintf(out, ",\"pid\":0,\"tid\":%lld,\"cat\":\"cpu%d\"%s}",
 			tid, n->c.cpu,
 			n->c.delta == KFT_DELTA_OPEN ?
 			",\"args\":{\"exit\":\"not seen\"}" : "");

@@ -3,9 +3,26 @@
 #ifndef _KFT_EXPORT_H
 #define _KFT_EXPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "calltree.h"
+
+/*
+ * A call's track in the timeline and the Chrome trace: its task's, but
+ * pid 0 is each CPU's own idle task (swapper/N), and interrupt context a
+ * track per CPU.  Keys: the pid (> 0); KFT_TRACK_IRQ - cpu; and
+ * KFT_TRACK_IDLE - cpu, ranges that a CPU number (< 2^31) keeps apart.
+ */
+#define KFT_TRACK_IRQ	(-1LL)
+#define KFT_TRACK_IDLE	(-(1LL << 32))
+
+static inline int64_t kft_track_key(const struct kft_call *c)
+{
+	int64_t cpu = c->cpu > 0 ? c->cpu : 0;
+
+	return c->irq ? KFT_TRACK_IRQ - cpu : c->pid ? c->pid : KFT_TRACK_IDLE - cpu;
+}
 
 void kft_export_folded(FILE *out, const struct kft_tree *t,
 		       struct kft_names *names);

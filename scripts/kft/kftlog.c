@@ -332,14 +332,17 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 	}
 	c->pid = pid;
 	if (n >= 6) {
-		int32_t cpu = parse_cpu(tok[n - 1]);
+		/* The sixth column; words after it are no part of the call. */
+		int32_t cpu = parse_cpu(tok[5]);
 
 		if (cpu >= 0) {
 			c->cpu = cpu;
-		} else if (*tok[n - 1] >= '0' && *tok[n - 1] <= '9') {
+		} else if (*tok[5] >= '0' && *tok[5] <= '9') {
 			warn(r, "CPU number out of range");
 			return false;
 		}
+		if (n > 6)
+			kft_log_warn(r, "extra words after the CPU column: ignored");
 	}
 	c->fn = function_id(r, tok[3]);
 	c->site = site_hash(tok[4]);

@@ -157,10 +157,9 @@ void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 	kft_paths_free(&ps);
 }
 
-/* A lane's key: the pid, or for interrupt context -1 - CPU. */
 static int64_t lane_key(const struct kft_node *n)
 {
-	return !n->c.irq ? n->c.pid : -1 - (int64_t)(n->c.cpu > 0 ? n->c.cpu : 0);
+	return kft_track_key(&n->c);
 }
 
 /* Lanes by key, hashed: a log may have thousands of tasks. */
@@ -241,10 +240,14 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 	for (l = 0; l < nlanes; l++) {
 		uint32_t y = 44 + l * (maxdepth * row + 8);
 
-		if (ls.key[l] >= 0)
-			fprintf(out, "<text x=\"4\" y=\"%u\">pid %lld</text>\n", y + 11, (long long)ls.key[l]);
+		int64_t key = ls.key[l];
+
+		if (key > 0)
+			fprintf(out, "<text x=\"4\" y=\"%u\">pid %lld</text>\n", y + 11, (long long)key);
+		else if (key > KFT_TRACK_IDLE)
+			fprintf(out, "<text x=\"4\" y=\"%u\">irq CPU %lld</text>\n", y + 11, (long long)(KFT_TRACK_IRQ - key));
 		else
-			fprintf(out, "<text x=\"4\" y=\"%u\">irq CPU %lld</text>\n", y + 11, (long long)(-1 - ls.key[l]));
+			fprintf(out, "<text x=\"4\" y=\"%u\">pid 0, CPU %lld</text>\n", y + 11, (long long)(KFT_TRACK_IDLE - key));
 	}
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];

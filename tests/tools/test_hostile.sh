@@ -260,6 +260,32 @@ run many-bad "$KD" "$tmp/many-bad.log"
 [ $rc -eq 1 ] && [ "$(wc -l < "$tmp/many-bad.err")" -le 23 ] && grep -q '100 warnings in all' "$tmp/many-bad.err"
 ok $? "100 bad lines: 20 warnings, then a count"
 
+# Tracks: pid 0 on two CPUs is two idle tasks; a pid of 1000000 (the
+# interrupts' old track id) and one of 2^31-1 are tasks, not interrupts;
+# extra words after the CPU column do not make the CPU -1.
+printf '%s\n' "$hdr" > "$tmp/tracks.log"
+printf '1.000 5.000 0 idle0 c 0\n1.000 5.000 0 idle1 c 1\n2.000 1.000 1000000 big c 1\n3.000 1.000 -1 irq c 1\n4.000 1.000 2147483647 huge c 0\n6.000 1.000 7 extra c 1 some words\n' >> "$tmp/tracks.log"
+run tracks "$KD" --chrome "$tmp/tracks.log"
+[ $rc -le 1 ] && json_ok "$tmp/tracks.out" && python3 - "$tmp/tracks.out" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+tname = {e["tid"]: e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+x = {e["name"]: e for e in ev if e["ph"] == "X"}
+assert x["idle0"]["tid"] != x["idle1"]["tid"], "pid 0 of two CPUs on one track"
+assert tname[x["idle0"]["tid"]] == "swapper/0 (pid 0)" and tname[x["idle1"]["tid"]] == "swapper/1 (pid 0)", tname
+assert x["big"]["tid"] == 1000000 and x["huge"]["tid"] == 2147483647, x
+assert tname[x["irq"]["tid"]] == "interrupts, CPU 1", tname
+assert len({x[n]["tid"] for n in ("idle0", "idle1", "big", "irq", "huge", "extra")}) == 6
+assert x["extra"]["cat"] == "cpu1", x["extra"]
+PY
+ok $? "--chrome: pid 0 a track per CPU, large pids never on the interrupts' track, the CPU with extra words after it"
+grep -q 'tracks.log:7: .*extra words' "$tmp/tracks.err"
+ok $? "extra words after the CPU column: a warning with the line"
+run tracks-svg "$KD" --timeline "$tmp/tracks.log"
+[ $rc -le 1 ] && xml_ok "$tmp/tracks-svg.out" && grep -q '>pid 0, CPU 0<' "$tmp/tracks-svg.out" &&
+	grep -q '>pid 0, CPU 1<' "$tmp/tracks-svg.out" && grep -q '>pid 1000000<' "$tmp/tracks-svg.out" &&
+	grep -q '>irq CPU 1<' "$tmp/tracks-svg.out"
+ok $? "--timeline: a lane for each CPU's pid 0, large pids their own, interrupts per CPU"
 # --- mkkftrun -------------------------------------------------------------------
 { echo 'trigger start entry start_kernel'; echo 'filter funclist'; for i in $(seq 1025); do echo " f$i"; done; echo fend; } > "$tmp/many.conf"
 run many "$MKR" "$tmp/many.conf" "$tmp/out.c"

@@ -130,13 +130,15 @@ ok $? "--diff: changes per function, new functions, largest change first"
 "$KD" --chrome $fx/nested.log > "$tmp/trace.json"
 python3 - "$tmp/trace.json" <<'PY'
 import json, sys
-ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] != "M"]
+all_ev = json.load(open(sys.argv[1]))["traceEvents"]
+ev = [e for e in all_ev if e["ph"] != "M"]
+tname = {e["tid"]: e["args"]["name"] for e in all_ev if e["ph"] == "M" and e["name"] == "thread_name"}
 x = [e for e in ev if e["ph"] == "X"]
 assert len(ev) == 11 and len(x) == 10, (len(ev), len(x))
 a = next(e for e in x if e["name"] == "A")
 assert a["ts"] == 0 and a["dur"] == 100 and a["tid"] == 10
 irq = next(e for e in x if e["name"] == "irq_handler")
-assert irq["tid"] == 1000000, irq
+assert tname.get(irq["tid"]) == "interrupts, CPU 0", (irq, tname)
 # complete events on one track nest or are disjoint
 for t in set(e["tid"] for e in x):
     s = sorted((e["ts"], -e["dur"], e["ts"] + e["dur"]) for e in x if e["tid"] == t)

@@ -18,6 +18,7 @@
  * --svg draws the report.  Linear in the log's length.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +32,15 @@ static const char *const level_names[] = {
 	"pure", "core", "postcore", "arch", "subsys", "fs", "device", "late",
 };
 
+/* Names are whole (heap): cut short, two would compare equal in --diff. */
 struct boot_phase {
-	char name[80];
+	char *name;
 	double start;		/* first moment in it, us since start_kernel */
 	double time;
 };
 
 struct boot_initcall {
-	char name[80];
+	char *name;
 	char level[16];
 	double start, time, offcpu, busy;
 	char top[160];		/* its longest calls, with their times */
@@ -51,7 +53,25 @@ struct boot_report {
 	uint32_t nphases, phases_cap;
 	struct boot_initcall *calls;
 	uint32_t ncalls, calls_cap;
+	uint32_t nafter;	/* initcalls after the first user program */
 };
+
+/* A formatted string on the heap, whatever its length. */
+static char *xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *buf;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	buf = xmalloc(n + 1);
+	va_start(ap, fmt);
+	vsnprintf(buf, n + 1, fmt, ap);
+	va_end(ap);
+	return buf;
+}
 
 /* Room for one more of *n items in *p (capacity *cap), doubling. */
 static void grow(void *pp, uint32_t n, uint32_t *cap, size_t size)
@@ -204,24 +224,20 @@ static int32_t find_first(const struct boot_scan *s, int f)
 }
 
 /* The phase a named call stands for. */
-static void phase_name(const struct boot_scan *s, int32_t i, const uint8_t *role,
-		       const int32_t *level, uint32_t nlevels, char *buf,
-		       size_t n)
+static char *phase_name(const struct boot_scan *s, int32_t i, const uint8_t *role,
+			const int32_t *level, uint32_t nlevels)
 {
 	if (is(s, i, F_DO_INITCALL_LEVEL)) {
 		if (nlevels == 8)
-			snprintf(buf, n, "initcall level %d (%s)", level[i],
-				 level_names[level[i]]);
-		else
-			snprintf(buf, n, "initcall level #%d of %u", level[i],
-				 nlevels);
-	} else if (is(s, i, F_DO_PRE_SMP_INITCALLS)) {
-		snprintf(buf, n, "early initcalls (do_pre_smp_initcalls)");
-	} else if (role[i] == 2) {
-		snprintf(buf, n, "%s, other", name_of(s, i));
-	} else {
-		snprintf(buf, n, "%s", name_of(s, i));
+			return xstrfmt("initcall level %d (%s)", level[i],
+				       level_names[level[i]]);
+		return xstrfmt("initcall level #%d of %u", level[i], nlevels);
 	}
+	if (is(s, i, F_DO_PRE_SMP_INITCALLS))
+		return xstrfmt("early initcalls (do_pre_smp_initcalls)");
+	if (role[i] == 2)
+		return xstrfmt("%s, other", name_of(s, i));
+	return xstrfmt("%s", name_of(s, i));
 }
 
 struct span {
@@ -293,14 +309,11 @@ static void build_phases(struct boot_report *r, const struct boot_scan *s,
 				r->phases[ph].start = cur - r->t0;
 				r->phases[ph].time = 0;
 				if (who >= 0) {
-					phase_name(s, who, role, level, nlevels,
-						   r->phases[ph].name,
-						   sizeof(r->phases[ph].name));
+					r->phases[ph].name = phase_name(s, who, role, level,
+									nlevels);
 					phase_of[who] = ph;
 				} else {
-					snprintf(r->phases[ph].name,
-						 sizeof(r->phases[ph].name),
-						 "(outside the calls listed)");
+					r->phases[ph].name = xstrfmt("(outside the calls listed)");
 					other = ph;
 				}
 			}
@@ -433,6 +446,11 @@ static void build_initcalls(const struct kd *kd, struct boot_report *r,
 
 		if (!is(s, i, F_DO_ONE_INITCALL) || !usable(nd))
 			continue;
+		/* A module's init once user space runs: not the boot's. */
+		if (r->reached && nd->c.entry >= r->end) {
+			r->nafter++;
+			continue;
+		}
 		while (fn >= 0 && (!usable(&t->nodes[fn]) ||
 				   t->nodes[fn].c.site != site))
 			fn = s->next[fn];
@@ -440,8 +458,7 @@ static void build_initcalls(const struct kd *kd, struct boot_report *r,
 		ic = &r->calls[r->ncalls++];
 		memset(ic, 0, sizeof(*ic));
 		/* Initcalls shorter than the log's mintime are not in it. */
-		snprintf(ic->name, sizeof(ic->name), "%s",
-			 fn >= 0 ? name_of(s, fn) : "(not in the log)");
+		ic->name = xstrfmt("%s", fn >= 0 ? name_of(s, fn) : "(not in the log)");
 		/*
 		 * The initcall's own call, as initcall_debug times it; if it
 		 * is not in the log, do_one_initcall()'s (a bound).
@@ -529,6 +546,12 @@ static void boot_report(struct kd *kd, const struct kft_tree *t,
 
 static void report_free(struct boot_report *r)
 {
+	uint32_t i;
+
+	for (i = 0; i < r->nphases; i++)
+		free(r->phases[i].name);
+	for (i = 0; i < r->ncalls; i++)
+		free(r->calls[i].name);
 	free(r->phases);
 	free(r->calls);
 }
@@ -576,8 +599,12 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 	printf("%14s %14s %6.1f  %s\n", "", kd_fmt_us(kd, total, a, sizeof(a)),
 	       total > 0 ? 100.0 : 0, "total");
 
-	printf("\nInitcalls, longest first (%u in the log; shorter ones are not)\n\n",
+	printf("\nInitcalls, longest first (%u in the log; shorter ones are not)\n",
 	       r->ncalls);
+	if (r->nafter)
+		printf("(and %u after the first user program - modules loaded then - not part of the boot)\n",
+		       r->nafter);
+	putchar('\n');
 	printf("%14s %14s %14s %14s  %-10s %s\n", "start", "time", "off CPU",
 	       "busy-wait", "level", "initcall: its longest calls");
 	for (i = 0; i < r->ncalls; i++) {

@@ -286,6 +286,26 @@ run tracks-svg "$KD" --timeline "$tmp/tracks.log"
 	grep -q '>pid 0, CPU 1<' "$tmp/tracks-svg.out" && grep -q '>pid 1000000<' "$tmp/tracks-svg.out" &&
 	grep -q '>irq CPU 1<' "$tmp/tracks-svg.out"
 ok $? "--timeline: a lane for each CPU's pid 0, large pids their own, interrupts per CPU"
+# kd --boot: names are whole.  Two initcalls alike in their first 100
+# bytes were cut at 79 and merged into one row by --diff.
+long=$(printf 'x%.0s' $(seq 100))
+for v in a b; do
+	{ echo "$hdr"; printf '1.000 -1 0 start_kernel c 0\n2.000 90.000 1 do_one_initcall f 0\n3.000 80.000 1 %s_%s do_one_initcall+0x84 0\n99.000 -1 1 to_userspace k 0\n' "$long" "$v"; } > "$tmp/long-$v.log"
+done
+run long-diff "$KD" --boot --diff "$tmp/long-a.log" "$tmp/long-b.log"
+[ $rc -eq 0 ] && grep -q "${long}_a" "$tmp/long-diff.out" && grep -q "${long}_b" "$tmp/long-diff.out"
+ok $? "kd --boot --diff: initcalls alike in their first 100 bytes are two rows, named whole"
+# Initcalls after to_userspace (a module's init once user space runs):
+# not the boot's.  They drew at negative widths and were counted in the
+# report's total but not listed.
+{ echo "$hdr"; printf '1.000 -1 0 start_kernel c 0\n2.000 40.000 1 do_one_initcall f 0\n3.000 30.000 1 early_init do_one_initcall+0x84 0\n99.000 -1 1 to_userspace k 0\n150.000 60.000 77 do_one_initcall do_init_module+0x5 0\n151.000 50.000 77 mod_init do_one_initcall+0x84 0\n'; } > "$tmp/late.log"
+run late "$KD" --boot "$tmp/late.log"
+[ $rc -eq 0 ] && grep -q '(1 in the log' "$tmp/late.out" && grep -q '^(and 1 after the first user program' "$tmp/late.out" &&
+	! grep -q mod_init "$tmp/late.out"
+ok $? "kd --boot: an initcall after the first user program is said, not counted as the boot's"
+run late-svg "$KD" --boot --svg "$tmp/late.log"
+[ $rc -eq 0 ] && xml_ok "$tmp/late-svg.out" && ! grep -q '\(width\|x\)="-' "$tmp/late-svg.out"
+ok $? "kd --boot --svg: no negative width or position for it"
 # --- mkkftrun -------------------------------------------------------------------
 { echo 'trigger start entry start_kernel'; echo 'filter funclist'; for i in $(seq 1025); do echo " f$i"; done; echo fend; } > "$tmp/many.conf"
 run many "$MKR" "$tmp/many.conf" "$tmp/out.c"

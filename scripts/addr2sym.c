@@ -74,6 +74,7 @@ struct a2s {
 	unsigned long warnings;
 	const char *path;
 	bool in_capture;	/* reading the log taken out of a capture */
+	size_t name_max;	/* the longest "name+0xoff[module]" */
 };
 
 /*
@@ -83,7 +84,6 @@ struct a2s {
  * its chunk is written, so warnings and output keep the log's order.
  */
 #define CHUNK_BYTES	(1 << 20)
-#define LINE_MAX_OUT	1024
 
 struct chunk {
 	char *in;
@@ -102,16 +102,16 @@ struct chunk {
  * addr2sym's time on logs of millions of lines.
  */
 struct line_buf {
-	char *s;		/* LINE_MAX_OUT bytes */
-	size_t n;
+	char *s;
+	size_t n, cap;		/* cap: line_room(), never reached */
 };
 
 static void put(struct line_buf *b, const char *s, size_t n)
 {
 	char *d = b->s + b->n;
 
-	if (n > LINE_MAX_OUT - 1 - b->n)
-		n = LINE_MAX_OUT - 1 - b->n;
+	if (n > b->cap - 1 - b->n)	/* a bound for safety: not reached */
+		n = b->cap - 1 - b->n;
 	b->n += n;
 	if (n > 32) {
 		memcpy(d, s, n);
@@ -123,8 +123,8 @@ static void put(struct line_buf *b, const char *s, size_t n)
 
 static void pad(struct line_buf *b, size_t n)
 {
-	if (n > LINE_MAX_OUT - 1 - b->n)
-		n = LINE_MAX_OUT - 1 - b->n;
+	if (n > b->cap - 1 - b->n)
+		n = b->cap - 1 - b->n;
 	memset(b->s + b->n, ' ', n);
 	b->n += n;
 }
@@ -251,15 +251,25 @@ static bool is_space(char c)
 }
 
 /*
+ * The most a line of len bytes can become: each of its two addresses
+ * (18 bytes at least) a name, and the columns' padding.
+ */
+static size_t line_room(const struct a2s *a, size_t len)
+{
+	return len + 2 * a->name_max + 128;
+}
+
+/*
  * A data line (p up to end, without its newline): entry delta pid function
  * caller [cpu].  The two addresses become names; the other columns keep
- * their text.  False if the line has no pair of addresses.
+ * their text, and words past the sixteenth are kept as they are.  A line
+ * with no pair of addresses is copied as it is; false for it.
  */
 static bool data_line(const struct a2s *a, struct lookup_cache *lc,
 		      const char *p, const char *end, struct line_buf *b)
 {
 	static const size_t lead[] = { 12, 12, 6 };
-	const char *tok[16];
+	const char *tok[16], *line = p;
 	size_t len[16];
 	int n = 0, first = -1, i;
 
@@ -281,11 +291,7 @@ static bool data_line(const struct a2s *a, struct lookup_cache *lc,
 		}
 	}
 	if (first < 0) {
-		for (i = 0; i < n; i++) {
-			if (i)
-				put(b, " ", 1);
-			put(b, tok[i], len[i]);
-		}
+		put(b, line, end - line);
 		return n == 0;
 	}
 	for (i = 0; i < first; i++) {
@@ -299,6 +305,8 @@ static bool data_line(const struct a2s *a, struct lookup_cache *lc,
 		put(b, " ", 1);
 		put_right(b, tok[i], len[i], 4);
 	}
+	if (p < end)		/* past the sixteenth word: as it was */
+		put(b, p, end - p);
 	return true;
 }
 
@@ -337,7 +345,8 @@ static void translate_chunk(const struct a2s *a, struct lookup_cache *lc,
 		if (!nl)
 			nl = end;
 		c->lines++;
-		if (!grow(&c->out, &c->out_cap, c->out_len + LINE_MAX_OUT, 1)) {
+		b.cap = line_room(a, nl - p);
+		if (!grow(&c->out, &c->out_cap, c->out_len + b.cap + 1, 1)) {
 			c->oom = true;
 			return;
 		}
@@ -745,6 +754,13 @@ int main(int argc, char **argv)
 	if (kft_symtab_load(&a.st, map, elf, err, sizeof(err))) {
 		fprintf(stderr, "addr2sym: %s\n", err);
 		return 1;
+	}
+	for (size_t i = 0; i < a.st.n; i++) {
+		const struct kft_sym *sym = &a.st.syms[i];
+		size_t l = sym->name_len + 19 + (sym->module ? strlen(sym->module) + 2 : 0);
+
+		if (l > a.name_max)
+			a.name_max = l;
 	}
 	if (optind < argc && strcmp(argv[optind], "-")) {
 		a.path = argv[optind];

@@ -94,10 +94,19 @@ repeat() {	# repeat N FIRST LAST FILE: lines FIRST..LAST of FILE, N times
 	head -n 18 $fx/resolved.expected
 	repeat 40000 19 21 $fx/resolved.expected
 	echo "garbage in the middle"
-	head -c 1023 /dev/zero | tr '\0' 'x'; echo
+	head -c 1200000 /dev/zero | tr '\0' 'x'; echo	# kept whole (it was cut at 1 KiB)
 	repeat 20000 19 21 $fx/resolved.expected
 	sed -n '19p' $fx/resolved.expected
 } > "$tmp/big.expected"
+# Lines kept as they were: whole past 1 KiB and 16 words, spacing too; a
+# data line's words past the sixteenth after its columns.
+printf '%s\n' "$(head -n 18 $fx/raw.log)" > "$tmp/words.log"
+printf 'not  a\tlog line: %s\n' "$(seq -s ' ' 40)" >> "$tmp/words.log"
+printf '1.000 2.000 5 0xffffffff81001000 0xffffffff81000040 0 %s\n' "$(seq -s ' ' 30)" >> "$tmp/words.log"
+"$A2S" -m $fx/System.map "$tmp/words.log" > "$tmp/words.out" 2> /dev/null
+grep -qxF "not  a	log line: $(seq -s ' ' 40)" "$tmp/words.out" &&
+	awk '{ $1 = $1; print }' "$tmp/words.out" | grep -qx "1.000 2.000 5 start_kernel startup_64+0x40 0 $(seq -s ' ' 30)"
+ok $? "lines kept as they were: past 16 words, their spacing; a data line's extra words after its columns"
 for j in 1 3; do
 	"$A2S" -j $j -m $fx/System.map "$tmp/big.log" > "$tmp/big.out" 2> "$tmp/big.err"
 	cmp "$tmp/big.out" "$tmp/big.expected"

@@ -21,10 +21,10 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 GUEST_ARCHES := arm64 riscv64 armhf
 
 SYMTAB_SRC := scripts/kft/symtab.c
-CONSOLE_SRC := scripts/kft/console.c
+CONSOLE_SRC := scripts/kft/console.c scripts/kft/crlines.c
 HOST_TOOLS := addr2sym sym2addr kd kft
 KD_SRC     := scripts/kd.c scripts/kft/kd_boot.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c $(CONSOLE_SRC) $(SYMTAB_SRC)
-KD_HDR     := scripts/kft/kd.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/xalloc.h scripts/kft/console.h
+KD_HDR     := scripts/kft/kd.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
@@ -58,7 +58,7 @@ help:
 tools: $(addprefix $(BUILD)/,$(HOST_TOOLS))
 tools-asan: $(addprefix $(BUILD)/asan/,$(HOST_TOOLS))
 
-$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h
+$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 $(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
@@ -70,7 +70,7 @@ $(BUILD)/kd: $(KD_SRC) $(KD_HDR)
 $(BUILD)/asan/kd: $(KD_SRC) $(KD_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ $(KD_SRC) -lelf -lm
-$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h
+$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 $(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
@@ -159,7 +159,7 @@ $(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h scripts/kft.c
 	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_kft.c
 
 # libFuzzer on addr2sym as the command runs: any log, console captures too.
-$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h
+$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Dmain=addr2sym_main $(HOST_INC) -o $@ tests/fuzz/fuzz_addr2sym.c scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "kft/console.h"
+#include "kft/crlines.h"
 #include "kft/optnum.h"
 #include "kft/output.h"
 #include "kft/symtab.h"
@@ -712,7 +713,7 @@ int main(int argc, char **argv)
 	};
 	const char *map = NULL, *elf = NULL, *output = NULL;
 	static struct a2s a = { .path = "<stdin>" };
-	FILE *in = stdin, *out = stdout;
+	FILE *in = stdin, *out = stdout, *lines;
 	int64_t offset = 0;
 	long long n;
 	char err[512];
@@ -776,7 +777,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
-	ret = translate(&a, in, out, offset);
+	/* A capture's lines may end in a lone CR. */
+	lines = kft_crlines_open(in);
+	if (!lines) {
+		fprintf(stderr, "addr2sym: out of memory\n");
+		return 1;
+	}
+	ret = translate(&a, lines, out, offset);
+	fclose(lines);
 	if (in != stdin)
 		fclose(in);
 	if (fclose(out)) {

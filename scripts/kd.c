@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kft/crlines.h"
 #include "kft/export.h"
 #include "kft/kd.h"
 #include "kft/optnum.h"
@@ -105,7 +106,7 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 {
 	struct kft_log_reader r;
 	struct kft_call c, next;
-	FILE *in = stdin;
+	FILE *in = stdin, *lines;
 	bool data, failed, have = false;
 
 	kft_tree_init(t, on_close, kd);
@@ -118,13 +119,21 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 			return 1;
 		}
 	}
+	/* A capture's lines may end in a lone CR. */
+	lines = kft_crlines_open(in);
+	if (!lines) {
+		fprintf(stderr, "kd: out of memory\n");
+		if (in != stdin)
+			fclose(in);
+		return 1;
+	}
 	t->on_add = on_add;
 	/* Summaries need each call only until it closes. */
 	t->recycle = !kd->tree && !kd->output && !kd->boot;
 	kd->stream = kd->running && kd->tree && !kd->output;
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
 				   strlen("__switch_to"));
-	kft_log_open(&r, in, path ? path : "<stdin>", st, &kd->names);
+	kft_log_open(&r, lines, path ? path : "<stdin>", st, &kd->names);
 	if (kd->subtree)
 		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
 					     strlen(kd->subtree));
@@ -162,6 +171,7 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	if (kd->stream && data)
 		kd_stream_end(kd, t);
 	kft_log_close(&r);
+	fclose(lines);
 	if (in != stdin)
 		fclose(in);
 	if (failed)

@@ -148,6 +148,14 @@ grep -q 'kft_dump:.$' "$tmp/stripped.log" &&
 	{ "${BUILD:-build}/asan/kd" -m $fx/System.map "$tmp/stripped.log" > /dev/null 2> "$tmp/err"; [ $? -le 1 ]; } &&
 	! grep -q 'lost\|missing' "$tmp/err"
 ok $? "a console capture whose empty lines are 'kft_dump:' without the blank: read whole, nothing said lost"
+# A capture whose lines end in CR alone (some serial tools write so):
+# lines all the same (addr2sym printed nothing).
+capture $fx/raw.log | tr -d '\n' > "$tmp/cr.log"
+! grep -q . <(tr -d '\r' < "$tmp/cr.log" | tr -cd '\n') &&
+	"$A2S" -m $fx/System.map "$tmp/cr.log" 2> /dev/null | diff -u $fx/resolved.expected - &&
+	{ "${BUILD:-build}/asan/kd" -m $fx/System.map "$tmp/cr.log" > "$tmp/cr.kd" 2> /dev/null; [ $? -le 1 ]; } &&
+	grep -q '^rest_init  *1 ' "$tmp/cr.kd"
+ok $? "a console capture with CR line ends alone: resolved by addr2sym, read by kd"
 capture $fx/raw.log 20 > "$tmp/capture.log"
 "$A2S" -m $fx/System.map "$tmp/capture.log" 2> "$tmp/err" > /dev/null
 grep -q "capture.log:26: run 3's dump: the console lost 1 of its 22 lines" "$tmp/err"

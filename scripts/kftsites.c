@@ -114,8 +114,11 @@ static void usage(FILE *f)
 
 static int fail(const struct object *o, const char *what)
 {
+	/* elf_errno() clears the error it returns: read it once. */
+	int e = elf_errno();
+
 	fprintf(stderr, "kftsites: %s: %s%s%s\n", o->path, what,
-		elf_errno() ? ": " : "", elf_errno() ? elf_errmsg(-1) : "");
+		e ? ": " : "", e ? elf_errmsg(e) : "");
 	return -1;
 }
 

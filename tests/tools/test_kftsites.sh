@@ -132,6 +132,11 @@ for i in range(n):
 f.seek(0); f.write(d)
 PY
 refused "a section linked to no section" "$tmp/badlink.o" "a section links to a section that does not exist"
+# libelf's own reason, read once (elf_errno() clears it: the message was
+# 'bad section name tableno error').
+gcc -O2 -finstrument-functions -c "$src/prog.c" -o "$tmp/badstr.o"
+printf '\xf0\xff' | dd of="$tmp/badstr.o" bs=1 seek=62 conv=notrunc status=none
+refused "a section name table index past the sections" "$tmp/badstr.o" "bad section name table: invalid section index\$"
 # Objects on which libelf's rewrite read past its section header array
 # (found by fuzz_kftsites; both in its corpus).
 for f in tests/fuzz/corpus-kftsites/libelf-shdr-overread-*.o; do

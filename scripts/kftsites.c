@@ -90,6 +90,13 @@ struct object {
 	Elf_Scn *symtab;
 	size_t symtab_ndx, strtab_ndx, nsyms;
 	Elf_Data *syms;
+	/*
+	 * Built once (index_symbols()), so that the sites of an object with
+	 * many sections cost no scan of every symbol per section: each
+	 * symbol's section (SHN_XINDEX resolved), each section's section
+	 * symbol, and the defined non-weak symbols by section and value.
+	 */
+	size_t *sym_shndx, *secsym, *by_sec, nby_sec, nsecs;
 	bool is64, rela;
 	uint64_t size;		/* of the file */
 	struct sites sites[NR_HOOKS];
@@ -223,44 +230,115 @@ static enum hook hook_of(const struct object *o, size_t ndx)
 	return NR_HOOKS;
 }
 
+/* A symbol's value (0 for one libelf cannot read). */
+static uint64_t sym_value(const struct object *o, size_t i)
+{
+	GElf_Sym sym;
+
+	return gelf_getsym(o->syms, i, &sym) ? sym.st_value : 0;
+}
+
+static const struct object *sort_object;	/* for by_section_value() */
+
+static int by_section_value(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const struct object *o = sort_object;
+	uint64_t vx, vy;
+
+	if (o->sym_shndx[x] != o->sym_shndx[y])
+		return o->sym_shndx[x] < o->sym_shndx[y] ? -1 : 1;
+	vx = sym_value(o, x);
+	vy = sym_value(o, y);
+	if (vx != vy)
+		return vx < vy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The symbol index: one pass over the symbols, and a sort.  A symbol in a
+ * section past 0xff00 has st_shndx SHN_XINDEX, its section in the
+ * SHT_SYMTAB_SHNDX table: read there, or it would be taken for another.
+ */
+static int index_symbols(struct object *o)
+{
+	Elf_Data *xndx = NULL;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t i;
+
+	if (elf_getshdrnum(o->elf, &o->nsecs))
+		return fail(o, "bad section headers");
+	while ((scn = elf_nextscn(o->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == o->symtab_ndx)
+			xndx = elf_getdata(scn, NULL);
+	o->sym_shndx = calloc(o->nsyms + 1, sizeof(*o->sym_shndx));
+	o->secsym = calloc(o->nsecs + 1, sizeof(*o->secsym));
+	o->by_sec = calloc(o->nsyms + 1, sizeof(*o->by_sec));
+	if (!o->sym_shndx || !o->secsym || !o->by_sec)
+		return fail(o, "out of memory");
+	for (i = 1; i < o->nsyms; i++) {
+		GElf_Word x = 0;
+		GElf_Sym sym;
+		size_t shndx;
+
+		if (!gelf_getsymshndx(o->syms, xndx, i, &sym, &x))
+			return fail(o, "bad symbol");
+		shndx = sym.st_shndx == SHN_XINDEX ? x : sym.st_shndx;
+		if (sym.st_shndx == SHN_XINDEX && (!xndx || !x || x >= o->nsecs))
+			return fail(o, "a symbol's extended section index is missing or past the sections");
+		if (sym.st_shndx == SHN_UNDEF ||
+		    (sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_XINDEX))
+			continue;	/* undefined, absolute, common: in no section */
+		o->sym_shndx[i] = shndx;
+		if (GELF_ST_TYPE(sym.st_info) == STT_SECTION && shndx < o->nsecs &&
+		    !o->secsym[shndx])
+			o->secsym[shndx] = i;
+		if (GELF_ST_BIND(sym.st_info) != STB_WEAK)
+			o->by_sec[o->nby_sec++] = i;
+	}
+	sort_object = o;
+	qsort(o->by_sec, o->nby_sec, sizeof(*o->by_sec), by_section_value);
+	return 0;
+}
+
 /* The section symbol of section shndx, or 0 if the object has none. */
 static size_t section_symbol(const struct object *o, size_t shndx)
 {
-	GElf_Sym sym;
-	size_t i;
-
-	for (i = 1; i < o->nsyms; i++)
-		if (gelf_getsym(o->syms, i, &sym) && sym.st_shndx == shndx &&
-		    GELF_ST_TYPE(sym.st_info) == STT_SECTION)
-			return i;
-	return 0;
+	return shndx < o->nsecs ? o->secsym[shndx] : 0;
 }
 
 /*
  * Without a section symbol: the defined, non-weak symbol of section shndx
- * nearest below off (a weak one could be replaced by another object's).
- * Sets *addend.
+ * nearest below off (a weak one could be replaced by another object's);
+ * of several at one value, the first.  Sets *addend.
  */
 static int nearest_symbol(const struct object *o, size_t shndx, uint64_t off,
 			  size_t *ndx, int64_t *addend)
 {
-	size_t i, best = 0;
-	uint64_t best_value = 0;
-	GElf_Sym sym;
+	size_t lo = 0, hi = o->nby_sec, i;
+	uint64_t v;
 
-	for (i = 1; i < o->nsyms; i++) {
-		if (!gelf_getsym(o->syms, i, &sym) || sym.st_shndx != shndx)
-			continue;
-		if (GELF_ST_BIND(sym.st_info) != STB_WEAK &&
-		    sym.st_value <= off && (!best || sym.st_value > best_value)) {
-			best = i;
-			best_value = sym.st_value;
-		}
+	/* The first entry past (shndx, off). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, m = o->by_sec[mid];
+
+		if (o->sym_shndx[m] < shndx ||
+		    (o->sym_shndx[m] == shndx && sym_value(o, m) <= off))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (!best)
+	if (!lo || o->sym_shndx[o->by_sec[lo - 1]] != shndx)
 		return -1;
-	*ndx = best;
-	*addend = off - best_value;
+	i = lo - 1;
+	v = sym_value(o, o->by_sec[i]);
+	while (i && o->sym_shndx[o->by_sec[i - 1]] == shndx &&
+	       sym_value(o, o->by_sec[i - 1]) == v)
+		i--;
+	*ndx = o->by_sec[i];
+	*addend = off - v;
 	return 0;
 }
 
@@ -591,6 +669,13 @@ static int process(const char *path)
 		fail(&o, "machine not supported");
 		goto out;
 	}
+	/* The kernels KFT runs on: 64-bit but for 32-bit arm (x32 is not). */
+	if (o.is64 != (o.eh.e_machine != EM_ARM)) {
+		fail(&o, o.eh.e_machine == EM_X86_64 ? "an x32 object: not supported" :
+			 o.is64 ? "a 64-bit arm object: not supported" :
+			 "a 32-bit object of a 64-bit machine: not supported");
+		goto out;
+	}
 	if (elf_getshdrstrndx(o.elf, &o.shstrndx) || find_symtab(&o))
 		goto out;
 	if (!shstrtab_ok(&o)) {
@@ -608,7 +693,7 @@ static int process(const char *path)
 		ret = 0;
 		goto out;
 	}
-	if (find_sites(&o))
+	if (index_symbols(&o) || find_sites(&o))
 		goto out;
 	if (verbose)
 		printf("%s: %zu enter, %zu exit sites\n", path,
@@ -631,6 +716,9 @@ static int process(const char *path)
 out:
 	for (h = 0; h < NR_HOOKS; h++)
 		free(o.sites[h].v);
+	free(o.sym_shndx);
+	free(o.secsym);
+	free(o.by_sec);
 	if (o.elf)
 		elf_end(o.elf);
 	while (o.nbufs)

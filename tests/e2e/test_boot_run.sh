@@ -281,8 +281,11 @@ staticfn_test() {
 	mkdir -p "$keep"
 	cp -p "$kdir/staticfn.conf" "$kdir/kernel/kftstatic.c" "$kdir/kernel/.kftstatic.c.cmd" "$keep/"
 	printf '# three lines\ntrigger start entry start_kernel\nfilter mintime 10 bogus\n' > "$kdir/staticfn.conf"
+	# (With kbuild.sh's build stamp: another would regenerate compile.h
+	# and relink the kernel on its next build.)
 	CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache} \
 	make -C "$ksrc" O="$kdir" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="2025-01-01" KBUILD_BUILD_USER=kft KBUILD_BUILD_HOST=kft \
 		kernel/kftstatic.o > "$log" 2>&1
 	rc=$?
 	cp -p "$keep/staticfn.conf" "$kdir/"

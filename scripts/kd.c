@@ -21,6 +21,7 @@
 #include "kft/crlines.h"
 #include "kft/export.h"
 #include "kft/kd.h"
+#include "kft/kd_boot.h"
 #include "kft/optnum.h"
 #include "kft/output.h"
 #include "kft/xalloc.h"
@@ -104,27 +105,39 @@ static void add_call(struct kd *kd, struct kft_tree *t,
 int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	       struct kft_tree *t)
 {
-	struct kft_log_reader r;
-	struct kft_call c, next;
-	FILE *in = stdin, *lines;
-	bool data, failed, have = false;
+	FILE *in = stdin;
+	int ret;
 
-	kft_tree_init(t, on_close, kd);
 	if (path && !strcmp(path, "-"))
 		path = NULL;
 	if (path) {
 		in = fopen(path, "r");
 		if (!in) {
+			kft_tree_init(t, on_close, kd);
 			fprintf(stderr, "kd: %s: %s\n", path, strerror(errno));
 			return 1;
 		}
 	}
+	ret = kd_analyse_file(kd, in, path ? path : "<stdin>", st, t);
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}
+
+/* Read the log in IN, called NAME in messages; IN stays open. */
+int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
+		    struct kft_symtab *st, struct kft_tree *t)
+{
+	struct kft_log_reader r;
+	struct kft_call c, next;
+	FILE *lines;
+	bool data, failed, have = false;
+
+	kft_tree_init(t, on_close, kd);
 	/* A capture's lines may end in a lone CR. */
 	lines = kft_crlines_open(in);
 	if (!lines) {
 		fprintf(stderr, "kd: out of memory\n");
-		if (in != stdin)
-			fclose(in);
 		return 1;
 	}
 	t->on_add = on_add;
@@ -133,7 +146,7 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	kd->stream = kd->running && kd->tree && !kd->output;
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
 				   strlen("__switch_to"));
-	kft_log_open(&r, lines, path ? path : "<stdin>", st, &kd->names);
+	kft_log_open(&r, lines, name, st, &kd->names);
 	if (kd->subtree)
 		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
 					     strlen(kd->subtree));
@@ -172,13 +185,11 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 		kd_stream_end(kd, t);
 	kft_log_close(&r);
 	fclose(lines);
-	if (in != stdin)
-		fclose(in);
 	if (failed)
 		return 1;
 	if (!data) {
 		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n",
-			path ? path : "<stdin>");
+			name);
 		return 1;
 	}
 	/* Output from the lines read; the exit status says some were not. */
@@ -186,6 +197,48 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	return 0;
 }
 
+/* --threshold: a percentage, '%' optional, as a fraction. */
+static bool threshold_arg(const char *s, double *v)
+{
+	char buf[64];
+	size_t n = strlen(s);
+
+	if (n && s[n - 1] == '%')
+		n--;
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (!kft_opt_real(buf, 0, 100000, v))
+		return false;
+	*v /= 100;
+	return true;
+}
+
+/* --min: a time in us, or with a unit: us, ms, s. */
+static bool time_arg(const char *s, double *v)
+{
+	static const struct { const char *unit; double us; } units[] = {
+		{ "us", 1 }, { "ms", 1e3 }, { "s", 1e6 },
+	};
+	char buf[64];
+	size_t n = strlen(s), k, u;
+
+	if (n >= sizeof(buf))
+		return false;
+	for (k = 0; k < sizeof(units) / sizeof(*units); k++) {
+		u = strlen(units[k].unit);
+		if (n > u && !strcmp(s + n - u, units[k].unit)) {
+			memcpy(buf, s, n - u);
+			buf[n - u] = '\0';
+			if (!kft_opt_real(buf, 0, 1e12 / units[k].us, v))
+				return false;
+			*v *= units[k].us;
+			return true;
+		}
+	}
+	return kft_opt_real(s, 0, 1e12, v);
+}
 
 static void usage(FILE *f)
 {
@@ -232,6 +285,15 @@ static void usage(FILE *f)
 		"              their longest calls and time off the CPU (schedule)\n"
 		"              and busy-waiting (udelay); with --svg as a picture,\n"
 		"              with --diff OLD NEW the change per phase and initcall\n"
+		"  --boot --json  the report as JSON (schema: kft.rst, Boot time in CI)\n"
+		"  --boot --initcall-debug  the initcalls as the kernel's initcall_debug\n"
+		"              lines (bootgraph.pl, pm-graph, analyze-initcall-debug)\n"
+		"  --boot --check [--threshold P%%] [--min T] REFERENCE... LOG\n"
+		"              fail (exit 1) if the boot, a phase or an initcall of\n"
+		"              LOG got slower than in the reference boots (logs or\n"
+		"              --json reports; several: the slowest of them) by more\n"
+		"              than P%% (default 10) and T (default 1ms; us, ms or s);\n"
+		"              lists what got faster too; exit 2: could not compare\n"
 		"Filters (calls outside them are left out of the analysis):\n"
 		"  --pid P     calls of task P (-1: interrupt context)\n"
 		"  --cpu C     calls on CPU C\n"
@@ -262,12 +324,19 @@ int main(int argc, char **argv)
 		{ "svg", no_argument, NULL, 'G' },
 		{ "timeline", no_argument, NULL, 'T' },
 		{ "boot", no_argument, NULL, 'O' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "initcall-debug", no_argument, NULL, 'I' },
+		{ "check", no_argument, NULL, 'K' },
+		{ "threshold", required_argument, NULL, 'H' },
+		{ "min", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
 	};
 	struct kd kd = { .sort = 't', .top = -1, .pid = LONG_MIN, .cpu = LONG_MIN,
-			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1 };
+			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1,
+			 .threshold = 0.10, .min_change = 1000 };
+	bool boot_opts = false;
 	const char *map = NULL, *elf = NULL;
 	struct kft_symtab st, *stp = NULL;
 	struct kft_tree t;
@@ -326,6 +395,23 @@ int main(int argc, char **argv)
 		case 'S': kd.subtree = optarg; break;
 		case 'D': kd.diff = true; break;
 		case 'O': kd.boot = true; break;
+		case 'j': kd.output = 'J'; break;
+		case 'I': kd.output = 'i'; break;
+		case 'K': kd.check = true; break;
+		case 'H':
+			if (!threshold_arg(optarg, &kd.threshold)) {
+				fprintf(stderr, "kd: --threshold takes a percentage (0 to 100000, '%%' optional), not '%s'\n", optarg);
+				return 2;
+			}
+			boot_opts = true;
+			break;
+		case 'M':
+			if (!time_arg(optarg, &kd.min_change)) {
+				fprintf(stderr, "kd: --min takes a time of 0 or more, in us (the default), ms or s, not '%s'\n", optarg);
+				return 2;
+			}
+			boot_opts = true;
+			break;
 		case 'G': kd.output = 's'; break;
 		case 'T': kd.output = 't'; break;
 		case 'F': kd.output = 'f'; break;
@@ -335,17 +421,35 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2) ||
-	    (map && elf)) {
+	if ((kd.output == 'J' || kd.output == 'i' || kd.check || boot_opts) &&
+	    !kd.boot) {
+		fprintf(stderr, "kd: --json, --initcall-debug, --check, --threshold and --min go with --boot (a trace as JSON: --chrome)\n");
+		return 2;
+	}
+	if (boot_opts && !kd.check) {
+		fprintf(stderr, "kd: --threshold and --min go with --check\n");
+		return 2;
+	}
+	if (kd.check && (kd.diff || kd.output || kd.tree)) {
+		fprintf(stderr, "kd: --boot --check is a verdict of its own: not with --diff, -c or another output\n");
+		return 2;
+	}
+	if (kd.check) {
+		if (argc - optind < 2 || (map && elf)) {
+			fprintf(stderr, "kd: --boot --check takes a reference boot or more, then the boot to check\n");
+			return 2;
+		}
+	} else if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2) ||
+		   (map && elf)) {
 		usage(stderr);
 		return 2;
 	}
-	if (kd.boot && (kd.tree || (kd.output && kd.output != 's'))) {
+	if (kd.boot && (kd.tree || (kd.output && !strchr("sJi", kd.output)))) {
 		fprintf(stderr, "kd: --boot makes a report of its own: not with -c, --folded, --chrome or --timeline\n");
 		return 2;
 	}
 	if (kd.boot && kd.diff && kd.output) {
-		fprintf(stderr, "kd: --boot --diff is a table: not with --svg\n");
+		fprintf(stderr, "kd: --boot --diff is a table: not with --svg, --json or --initcall-debug\n");
 		return 2;
 	}
 	if (kd.diff && !strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
@@ -370,14 +474,20 @@ int main(int argc, char **argv)
 		}
 		stp = &st;
 	}
-	if (kd.diff && kd.boot) {
+	if (kd.check) {
+		ret = kd_boot_check(&kd, argv + optind, argc - optind, stp);
+		if (stp)
+			kft_symtab_free(stp);
+		/* A verdict that could not be written is no verdict. */
+		return kft_output_done("kd", 0) ? 2 : ret;
+	} else if (kd.diff && kd.boot) {
 		ret = kd_boot_diff(&kd, argv[optind], argv[optind + 1], stp);
 	} else if (kd.diff) {
 		ret = kd_diff(&kd, argv[optind], argv[optind + 1], stp);
 	} else {
 		ret = kd_analyse(&kd, optind < argc ? argv[optind] : NULL, stp, &t);
 		if (!ret && kd.boot)
-			kd_boot(&kd, &t);
+			kd_boot(&kd, &t, optind < argc ? argv[optind] : "<stdin>");
 		else if (!ret && kd.output == 'f')
 			kft_export_folded(stdout, &t, &kd.names);
 		else if (!ret && kd.output == 'j')

@@ -62,7 +62,7 @@ void kft_export_folded(FILE *out, const struct kft_tree *t,
 }
 
 /* A JSON string: escaped, and valid UTF-8 whatever the name's bytes. */
-static void json_string(FILE *out, const char *s)
+void kft_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	while (*s) {
@@ -128,7 +128,7 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		if (n->hidden)
 			continue;
 		fprintf(out, "%s\n{\"name\":", first ? "" : ",");
-		json_string(out, names->name[n->c.fn]);
+		kft_json_string(out, names->name[n->c.fn]);
 		if (n->c.delta == KFT_DELTA_STACK)
 			fprintf(out, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f", n->c.entry);
 		else

@@ -24,6 +24,9 @@ static inline int64_t kft_track_key(const struct kft_call *c)
 	return c->irq ? KFT_TRACK_IRQ - cpu : c->pid ? c->pid : KFT_TRACK_IDLE - cpu;
 }
 
+/* A JSON string: escaped, and valid UTF-8 whatever the bytes. */
+void kft_json_string(FILE *out, const char *s);
+
 void kft_export_folded(FILE *out, const struct kft_tree *t,
 		       struct kft_names *names);
 void kft_export_chrome(FILE *out, const struct kft_tree *t,

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "calltree.h"
 #include "kftlog.h"
@@ -50,7 +51,11 @@ struct kd {
 	bool tree, interlace, running, diff;
 	bool boot;		/* --boot: the boot report (kd_boot.c) */
 	bool callees;		/* columns m, n or u: keep who called whom */
-	char output;		/* 0 text, 'f' folded, 'j' JSON, 's' svg, 't' timeline */
+	char output;		/* 0 text, 'f' folded, 'j' Chrome JSON, 's' svg,
+				 * 't' timeline; --boot: 'J' JSON, 'i' initcall_debug */
+	bool check;		/* --boot --check REFERENCE... LOG */
+	double threshold;	/* --check: slower by more than this fraction */
+	double min_change;	/* --check: and by more than this many us */
 	/* filters */
 	long pid, cpu;		/* LONG_MIN: any */
 	double from, to;
@@ -71,6 +76,8 @@ struct kd {
 /* kd.c: read a log (NULL or "-": standard input) into kd and the tree t. */
 int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	       struct kft_tree *t);
+int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
+		    struct kft_symtab *st, struct kft_tree *t);
 void kd_free(struct kd *kd);
 
 /* kd_format.c: microseconds as the log has them (3 decimals or none). */
@@ -99,8 +106,11 @@ void kd_pair_free(struct kd *a, struct kd *b, struct kft_tree *ta,
 int kd_diff(struct kd *kd, const char *old, const char *new,
 	    struct kft_symtab *st);
 
-/* kd_boot.c: --boot, a boot run's phases and initcalls; with --diff. */
-void kd_boot(struct kd *kd, const struct kft_tree *t);
+/*
+ * kd_boot.c: --boot, a boot run's phases and initcalls; with --diff; the
+ * report as data, JSON, initcall_debug lines and --check: kd_boot.h.
+ */
+void kd_boot(struct kd *kd, const struct kft_tree *t, const char *source);
 int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		 struct kft_symtab *st);
 

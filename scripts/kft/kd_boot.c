@@ -18,42 +18,18 @@
  * --svg draws the report.  Linear in the log's length.
  */
 #include <math.h>
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kd.h"
+#include "kd_boot.h"
 #include "xalloc.h"
 
-#define BOOT_TOP	3	/* longest calls shown inside an initcall */
-
-static const char *const level_names[] = {
+const char *const kd_boot_level_names[8] = {
 	"pure", "core", "postcore", "arch", "subsys", "fs", "device", "late",
-};
-
-/* Names are whole (heap): cut short, two would compare equal in --diff. */
-struct boot_phase {
-	char *name;
-	double start;		/* first moment in it, us since start_kernel */
-	double time;
-};
-
-struct boot_initcall {
-	char *name;
-	char level[16];
-	double start, time, offcpu, busy;
-	char top[160];		/* its longest calls, with their times */
-};
-
-struct boot_report {
-	double t0, end;		/* start_kernel's entry; the first user program */
-	bool has_start, reached;
-	struct boot_phase *phases;
-	uint32_t nphases, phases_cap;
-	struct boot_initcall *calls;
-	uint32_t ncalls, calls_cap;
-	uint32_t nafter;	/* initcalls after the first user program */
 };
 
 /* A formatted string on the heap, whatever its length. */
@@ -230,7 +206,7 @@ static char *phase_name(const struct boot_scan *s, int32_t i, const uint8_t *rol
 	if (is(s, i, F_DO_INITCALL_LEVEL)) {
 		if (nlevels == 8)
 			return xstrfmt("initcall level %d (%s)", level[i],
-				       level_names[level[i]]);
+				       kd_boot_level_names[level[i]]);
 		return xstrfmt("initcall level #%d of %u", level[i], nlevels);
 	}
 	if (is(s, i, F_DO_PRE_SMP_INITCALLS))
@@ -346,14 +322,12 @@ static int by_time(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The BOOT_TOP longest direct callees of node i, as "name time, ...". */
-static void top_calls(const struct kd *kd, const struct boot_scan *s,
-		      const struct boot_report *r, int32_t i, char *buf,
-		      size_t n)
+/* The BOOT_TOP longest direct callees of node i, into ic->top. */
+static void top_calls(const struct boot_scan *s, const struct boot_report *r,
+		      int32_t i, struct boot_initcall *ic)
 {
 	int32_t best[BOOT_TOP], c;
 	double bt[BOOT_TOP];
-	size_t len = 0;
 	int k, m = 0;
 
 	for (c = s->first[i]; c >= 0; c = s->next[c]) {
@@ -373,14 +347,11 @@ static void top_calls(const struct kd *kd, const struct boot_scan *s,
 			bt[k] = d;
 		}
 	}
-	buf[0] = '\0';
-	for (k = 0; k < m && len < n; k++) {
-		char v[32];
-
-		len += snprintf(buf + len, n - len, "%s%s %s", k ? ", " : "",
-				name_of(s, best[k]),
-				kd_fmt_us(kd, bt[k], v, sizeof(v)));
+	for (k = 0; k < m; k++) {
+		ic->top[k].name = xstrfmt("%s", name_of(s, best[k]));
+		ic->top[k].time = bt[k];
 	}
+	ic->ntop = m;
 }
 
 static int by_u64(const void *a, const void *b)
@@ -418,7 +389,7 @@ static uint64_t initcall_site(const struct boot_scan *s)
 	return best;
 }
 
-static void build_initcalls(const struct kd *kd, struct boot_report *r,
+static void build_initcalls(struct boot_report *r,
 			    const struct boot_scan *s, const int32_t *level,
 			    uint32_t nlevels)
 {
@@ -458,7 +429,8 @@ static void build_initcalls(const struct kd *kd, struct boot_report *r,
 		ic = &r->calls[r->ncalls++];
 		memset(ic, 0, sizeof(*ic));
 		/* Initcalls shorter than the log's mintime are not in it. */
-		ic->name = xstrfmt("%s", fn >= 0 ? name_of(s, fn) : "(not in the log)");
+		ic->name = fn >= 0 ? xstrfmt("%s", name_of(s, fn)) : NULL;
+		ic->pid = nd->c.pid;
 		/*
 		 * The initcall's own call, as initcall_debug times it; if it
 		 * is not in the log, do_one_initcall()'s (a bound).
@@ -469,26 +441,21 @@ static void build_initcalls(const struct kd *kd, struct boot_report *r,
 		ic->offcpu = s->offcpu[at];
 		ic->busy = s->busy[at];
 		if (fn >= 0)
-			top_calls(kd, s, r, fn, ic->top, sizeof(ic->top));
+			top_calls(s, r, fn, ic);
 		p = nd->parent >= 0 ? group[nd->parent] : -1;
-		if (p < 0)
-			snprintf(ic->level, sizeof(ic->level), "-");
-		else if (is(s, p, F_DO_PRE_SMP_INITCALLS))
-			snprintf(ic->level, sizeof(ic->level), "early");
-		else if (nlevels == 8)
-			snprintf(ic->level, sizeof(ic->level), "%d %s",
-				 level[p], level_names[level[p]]);
-		else
-			snprintf(ic->level, sizeof(ic->level), "#%d", level[p]);
+		ic->level = p < 0 ? BOOT_LEVEL_NONE :
+			    is(s, p, F_DO_PRE_SMP_INITCALLS) ? BOOT_LEVEL_EARLY :
+			    level[p];
 	}
+	r->levels8 = nlevels == 8;
 	free(group);
 	if (r->ncalls)		/* calls is NULL until the first */
 		qsort(r->calls, r->ncalls, sizeof(*r->calls), by_time);
 }
 
 /* The report of the log kd has read into t. */
-static void boot_report(struct kd *kd, const struct kft_tree *t,
-			struct boot_report *r)
+void kd_boot_build(struct kd *kd, const struct kft_tree *t,
+		   struct boot_report *r)
 {
 	static const int containers[] = {
 		F_START_KERNEL, F_KERNEL_INIT, F_KERNEL_INIT_FREEABLE,
@@ -538,22 +505,40 @@ static void boot_report(struct kd *kd, const struct kft_tree *t,
 		}
 	}
 	build_phases(r, &s, role, level, nlevels);
-	build_initcalls(kd, r, &s, level, nlevels);
+	build_initcalls(r, &s, level, nlevels);
 	scan_free(&s);
 	free(role);
 	free(level);
 }
 
-static void report_free(struct boot_report *r)
+void kd_boot_free(struct boot_report *r)
 {
-	uint32_t i;
+	uint32_t i, k;
 
 	for (i = 0; i < r->nphases; i++)
 		free(r->phases[i].name);
-	for (i = 0; i < r->ncalls; i++)
+	for (i = 0; i < r->ncalls; i++) {
 		free(r->calls[i].name);
+		for (k = 0; k < r->calls[i].ntop; k++)
+			free(r->calls[i].top[k].name);
+	}
 	free(r->phases);
 	free(r->calls);
+	memset(r, 0, sizeof(*r));
+}
+
+/* "6 device", "early", "-", or "#N" where the eight levels were not seen. */
+char *kd_boot_level_text(const struct boot_initcall *ic, char *buf, size_t n)
+{
+	if (ic->level == BOOT_LEVEL_EARLY)
+		snprintf(buf, n, "early");
+	else if (ic->level < 0)
+		snprintf(buf, n, "-");
+	else if (ic->level < 8)
+		snprintf(buf, n, "%d %s", ic->level, kd_boot_level_names[ic->level]);
+	else
+		snprintf(buf, n, "#%d", ic->level);
+	return buf;
 }
 
 static void print_report(const struct kd *kd, const struct boot_report *r)
@@ -609,17 +594,24 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 	       "busy-wait", "level", "initcall: its longest calls");
 	for (i = 0; i < r->ncalls; i++) {
 		const struct boot_initcall *ic = &r->calls[i];
+		char level[24];
+		unsigned int k;
 
 		if (kd->top >= 0 && shown++ >= kd->top)
 			break;
 		if (ic->time < kd->min_total)
 			break;
-		printf("%14s %14s %14s %14s  %-10s %s%s%s\n",
+		printf("%14s %14s %14s %14s  %-10s %s",
 		       kd_fmt_us(kd, ic->start, a, sizeof(a)),
 		       kd_fmt_us(kd, ic->time, b, sizeof(b)),
 		       kd_fmt_us(kd, ic->offcpu, c, sizeof(c)),
 		       kd_fmt_us(kd, ic->busy, d, sizeof(d)),
-		       ic->level, ic->name, ic->top[0] ? ": " : "", ic->top);
+		       kd_boot_level_text(ic, level, sizeof(level)),
+		       ic->name ? ic->name : "(not in the log)");
+		for (k = 0; k < ic->ntop; k++)
+			printf("%s%s %s", k ? ", " : ": ", ic->top[k].name,
+			       kd_fmt_us(kd, ic->top[k].time, a, sizeof(a)));
+		putchar('\n');
 	}
 }
 
@@ -673,28 +665,157 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 
 		printf("<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"#e8a040\"><title>",
 		       left + ic->start * scale, y, ic->time * scale, row - 4);
-		xml(stdout, ic->name);
+		xml(stdout, ic->name ? ic->name : "(not in the log)");
 		printf(": %s us</title></rect>\n", kd_fmt_us(kd, ic->time, v, sizeof(v)));
 		x = left + (ic->start + ic->time) * scale + 4;
 		printf("<text x=\"%.2f\" y=\"%.0f\">", x < width - 300 ? x : width - 300,
 		       y + row - 7);
-		xml(stdout, ic->name);
+		xml(stdout, ic->name ? ic->name : "(not in the log)");
 		printf(" %s us</text>\n", kd_fmt_us(kd, ic->time, v, sizeof(v)));
 	}
 	printf("</svg>\n");
 }
 
-/* kd --boot [--svg] LOG */
-void kd_boot(struct kd *kd, const struct kft_tree *t)
+/* kd --boot [--svg | --json | --initcall-debug] LOG */
+void kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 {
 	struct boot_report r;
 
-	boot_report(kd, t, &r);
+	kd_boot_build(kd, t, &r);
 	if (kd->output == 's')
 		print_svg(kd, &r);
+	else if (kd->output == 'J')
+		kd_boot_print_json(kd, &r, source);
+	else if (kd->output == 'i')
+		kd_boot_print_initcall_debug(&r);
 	else
 		print_report(kd, &r);
-	report_free(&r);
+	kd_boot_free(&r);
+}
+
+/* Decimals if a time of the report needs them, as a log's would. */
+static bool has_fractions(const struct boot_report *r)
+{
+	uint32_t i;
+	bool f = r->t0 != floor(r->t0) || r->end != floor(r->end);
+
+	for (i = 0; i < r->nphases; i++)
+		f = f || r->phases[i].time != floor(r->phases[i].time);
+	for (i = 0; i < r->ncalls; i++)
+		f = f || r->calls[i].time != floor(r->calls[i].time);
+	return f;
+}
+
+static int first_byte_of(const char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return *s ? *s : EOF;
+}
+
+/* A whole file, for a JSON report (NUL-terminated; *len without it). */
+static char *slurp(FILE *f, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = xmalloc(cap);
+
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* The first byte that is not white space, or EOF: consumed. */
+static int first_byte(FILE *f)
+{
+	int c;
+
+	while ((c = getc(f)) != EOF && isspace(c))
+		;
+	return c;
+}
+
+/*
+ * The boot report of PATH ("-": standard input): kd --boot --json's output
+ * if its first non-blank byte is '{', else a boot run's log.  What it
+ * skipped and whether it has decimals go to kd.  The log reader reads its
+ * file's descriptor, not stdio's buffer: a file is opened again after the
+ * look at its first byte, standard input read into memory first.
+ */
+int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
+		 struct boot_report *r)
+{
+	bool in = !strcmp(path, "-");
+	const char *name = in ? "<stdin>" : path;
+	FILE *f = in ? stdin : fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+	struct kd k;
+	struct kft_tree t;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (!f) {
+		fprintf(stderr, "kd: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (in || first_byte(f) == '{') {
+		if (!in)
+			rewind(f);
+		text = slurp(f, &len);
+		ret = ferror(f);
+		if (!in)
+			fclose(f);
+		if (ret) {
+			fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
+			free(text);
+			return 1;
+		}
+		f = NULL;
+	} else {
+		fclose(f);
+	}
+	if (text && first_byte_of(text) == '{') {
+		char err[256];
+
+		ret = kd_boot_read_json(name, text, len, r, err, sizeof(err));
+		if (ret)
+			fprintf(stderr, "kd: %s\n", err);
+		else
+			kd->fractions = kd->fractions || has_fractions(r);
+		free(text);
+		return ret;
+	}
+	k = *kd;
+	memset(&k.names, 0, sizeof(k.names));
+	k.fs = NULL;
+	k.nfs = 0;
+	k.skipped = 0;
+	k.fractions = false;
+	if (text) {
+		f = fmemopen(text, len ? len : 1, "r");
+		if (!f) {
+			fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
+			free(text);
+			return 1;
+		}
+		ret = kd_analyse_file(&k, f, name, st, &t);
+		fclose(f);
+	} else {
+		ret = kd_analyse(&k, path, st, &t);
+	}
+	free(text);
+	if (!ret)
+		kd_boot_build(&k, &t, r);
+	kd->skipped += k.skipped;
+	kd->fractions = kd->fractions || k.fractions;
+	kft_tree_free(&t);
+	kd_free(&k);
+	return ret;
 }
 
 struct boot_change {
@@ -762,25 +883,39 @@ static void print_changes(const struct kd *kd, const char *what,
 	}
 }
 
+/* Initcalls by name and time, for match(); those not in the log as one. */
+static uint32_t initcall_rows(const struct boot_report *r, const char **n,
+			      double *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->ncalls; i++) {
+		n[i] = r->calls[i].name ? r->calls[i].name : "(not in the log)";
+		v[i] = r->calls[i].time;
+	}
+	return r->ncalls;
+}
+
 /* kd --boot --diff OLD NEW: which phase, which initcall got slower. */
 int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		 struct kft_symtab *st)
 {
-	struct kd a, b;
-	struct kft_tree ta, tb;
 	struct boot_report ra, rb;
 	const char **na, **nb;
 	double *va, *vb;
 	struct boot_change *rows;
 	char x[32], y[32], z[32];
-	uint32_t i, n, m;
+	uint32_t i, n, m, ka, kb;
 	int ret;
 
-	ret = kd_analyse_pair(kd, old, new, st, &a, &b, &ta, &tb);
+	ret = kd_boot_load(kd, old, st, &ra);
 	if (ret)
-		goto out;
-	boot_report(&a, &ta, &ra);
-	boot_report(&b, &tb, &rb);
+		return ret;
+	ret = kd_boot_load(kd, new, st, &rb);
+	if (ret) {
+		kd_boot_free(&ra);
+		return ret;
+	}
 	printf("Boot time: %s us -> %s us (%s us)\n",
 	       kd_fmt_us(kd, ra.end - ra.t0, x, sizeof(x)),
 	       kd_fmt_us(kd, rb.end - rb.t0, y, sizeof(y)),
@@ -800,20 +935,16 @@ int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		nb[i] = rb.phases[i].name, vb[i] = rb.phases[i].time;
 	n = match(rows, na, va, ra.nphases, nb, vb, rb.nphases);
 	print_changes(kd, "phase", rows, n);
-	for (i = 0; i < ra.ncalls; i++)
-		na[i] = ra.calls[i].name, va[i] = ra.calls[i].time;
-	for (i = 0; i < rb.ncalls; i++)
-		nb[i] = rb.calls[i].name, vb[i] = rb.calls[i].time;
-	n = match(rows, na, va, ra.ncalls, nb, vb, rb.ncalls);
+	ka = initcall_rows(&ra, na, va);
+	kb = initcall_rows(&rb, nb, vb);
+	n = match(rows, na, va, ka, nb, vb, kb);
 	print_changes(kd, "initcall", rows, n);
 	free(na);
 	free(nb);
 	free(va);
 	free(vb);
 	free(rows);
-	report_free(&ra);
-	report_free(&rb);
-out:
-	kd_pair_free(&a, &b, &ta, &tb);
-	return ret;
+	kd_boot_free(&ra);
+	kd_boot_free(&rb);
+	return 0;
 }

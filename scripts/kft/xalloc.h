@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline void *xalloc_check(void *p)
 {
@@ -31,6 +32,11 @@ static inline void *xcalloc(size_t n, size_t size)
 static inline void *xmalloc(size_t n)
 {
 	return xalloc_check(malloc(n ? n : 1));
+}
+
+static inline char *xstrdup(const char *s)
+{
+	return xalloc_check(strdup(s));
 }
 
 #endif /* _KFT_XALLOC_H */

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for kd: the log reader, the tree builder and every
  * output mode, run as the command runs (kd's main, built as kd_main).  The
- * first byte picks the mode; the rest is the log.  Any log must give
+ * first byte picks the mode; the rest is the log (or, for --boot --check
+ * and --diff, a kd --boot --json report).  Any log must give
  * output or an error, never a crash, a leak, undefined behaviour or a hang.
  */
 #define _GNU_SOURCE	/* memfd_create() */
@@ -14,7 +15,7 @@
 
 int kd_main(int argc, char **argv);
 
-static const char *const modes[][6] = {
+static const char *const modes[][8] = {
 	{ NULL },
 	{ "-l", NULL },
 	{ "-c", NULL },
@@ -34,6 +35,11 @@ static const char *const modes[][6] = {
 	{ "--boot", NULL },
 	{ "--boot", "--svg", NULL },
 	{ "--diff", "--boot", "-n", "3", NULL },	/* the log against itself */
+	{ "--boot", "--json", NULL },
+	{ "--boot", "--initcall-debug", NULL },
+	/* The log (or a JSON report) against itself: the JSON reader too. */
+	{ "--boot", "--check", NULL },
+	{ "--boot", "--check", "--threshold", "0", "--min", "0", NULL },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -51,8 +57,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (; *mode; mode++)
 		argv[argc++] = (char *)*mode;
 	argv[argc++] = log.path;
-	if (!strcmp(argv[1] ? argv[1] : "", "--diff"))
-		argv[argc++] = log.path;
+	for (int i = 1; i < argc - 1; i++) {
+		if (!strcmp(argv[i], "--diff") || !strcmp(argv[i], "--check")) {
+			argv[argc++] = log.path;
+			break;
+		}
+	}
 	argv[argc] = NULL;
 	optind = 0;		/* getopt starts afresh */
 	kd_main(argc, argv);

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kd --boot's report as data: built from a boot run's log (kd_boot.c) or
+ * read back from its JSON (kd_boot_json.c), and written as text, SVG, the
+ * kernel's initcall_debug lines or JSON, or checked against a reference
+ * (kd_boot_check.c).  Times in microseconds; every string on the heap.
+ */
+#ifndef _KFT_KD_BOOT_H
+#define _KFT_KD_BOOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kd.h"
+
+#define BOOT_TOP	3	/* longest calls kept inside an initcall */
+
+/* An initcall's level: 0..7, or one of these. */
+#define BOOT_LEVEL_NONE		(-1)	/* outside every level (no do_initcalls) */
+#define BOOT_LEVEL_EARLY	(-2)	/* do_pre_smp_initcalls() */
+
+struct boot_phase {
+	char *name;
+	double start;		/* first moment in it, us since start_kernel */
+	double time;
+};
+
+struct boot_call {
+	char *name;
+	double time;
+};
+
+struct boot_initcall {
+	char *name;		/* NULL: shorter than the log's mintime */
+	int level;		/* 0..7, #N if !levels8, BOOT_LEVEL_* */
+	long pid;
+	double start, time, offcpu, busy;
+	struct boot_call top[BOOT_TOP];	/* its longest calls, longest first */
+	unsigned int ntop;
+};
+
+struct boot_report {
+	double t0, end;		/* start_kernel's entry; the first user program */
+	bool has_start, reached;
+	bool levels8;		/* the eight initcall levels were all seen */
+	struct boot_phase *phases;	/* in boot order */
+	uint32_t nphases, phases_cap;
+	struct boot_initcall *calls;	/* longest first */
+	uint32_t ncalls, calls_cap;
+	uint32_t nafter;	/* initcalls after the first user program */
+};
+
+extern const char *const kd_boot_level_names[8];
+
+/* kd_boot.c */
+void kd_boot_build(struct kd *kd, const struct kft_tree *t,
+		   struct boot_report *r);
+void kd_boot_free(struct boot_report *r);
+/* The boot report of one file: a boot run's log, or a kd --boot --json. */
+int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
+		 struct boot_report *r);
+char *kd_boot_level_text(const struct boot_initcall *ic, char *buf, size_t n);
+
+/* kd_boot_json.c: --json out, and back in. */
+void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,
+			const char *source);
+int kd_boot_read_json(const char *path, const char *text, size_t len,
+		      struct boot_report *r, char *err, size_t errlen);
+
+/* kd_boot_initcall_debug.c: --initcall-debug, the kernel's own lines. */
+void kd_boot_print_initcall_debug(const struct boot_report *r);
+
+/* kd_boot_check.c: --check REFERENCE... LOG. */
+int kd_boot_check(struct kd *kd, char **paths, int npaths,
+		  struct kft_symtab *st);
+
+#endif /* _KFT_KD_BOOT_H */

@@ -9,6 +9,9 @@
 #    on the same kernel, kft= taking precedence (a funclist of functions
 #    that run early in setup_arch(): on x86, before the TSC is calibrated)
 #    and kft=off;
+#  - the boot-time toolchain (x86_64, arm64): kd --boot --check on boots
+#    under QEMU's instruction counting, one made slower in a known
+#    initcall; --json and --initcall-debug (the kernel's bootgraph.pl);
 #  - boots that never reach user space, with kft_dump=: one that hangs
 #    (pid 1 asleep for ever in prepare_namespace(), rootdelay=) printed
 #    at a time, one that panics (no working init) printed at the panic;
@@ -258,6 +261,69 @@ static_test() {
 	dump_test "$kdir" "$v"
 }
 
+# boot_us OUT: the boot's length, start_kernel to the first user program.
+boot_us() {
+	"$BUILD/asan/kd" --boot "$1/boot.sym" | sed -n 's/^Boot: .*: \([0-9.]*\) us$/\1/p'
+}
+
+# ci_test VARIANT: the boot-time toolchain on real boots, under QEMU's
+# instruction counting (the same boot takes the same guest time on every
+# run and host): two boots of the kernel pass kd --boot --check against
+# each other; a third, booted so that kft_test_initcall() sleeps 20 ms
+# more (CONFIG_KFT_TEST_INITCALL), fails it naming that initcall.  The
+# reference's --json is read by Python, and its --initcall-debug lines are
+# drawn by the kernel's own scripts/bootgraph.pl.
+ci_test() {
+	local v=$1 kdir base name ms ksrc rc
+	base=$E2E/$(kft_arch_name "boot-$v" ci gcc)
+	kdir=$(tests/lib/kbuild.sh "$v" gcc | tail -n 1) || return
+	for name in ref same slow; do
+		ms=5
+		[ $name = slow ] && ms=25
+		tests/lib/qemu-run.sh -I -a "kft_test_initcall.sleep_ms=$ms" "$kdir" "$base-$name" boot
+		ok $? "$KFT_ARCH $v icount boot $name (kft_test_initcall.sleep_ms=$ms): boots, guest steps pass, kernel log clean" || return
+		resolve "$base-$name" "$kdir" 500 "start_kernel to_userspace"
+	done
+	"$BUILD/asan/kd" --boot --check "$base-ref/boot.sym" "$base-same/boot.sym" > "$base-same/check.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '^PASS: ' "$base-same/check.out"
+	ok $? "$KFT_ARCH $v kd --boot --check: two boots of the same kernel under icount pass (exit $rc; boots of $(boot_us "$base-ref") and $(boot_us "$base-same") us)"
+	cat "$base-same/check.out"
+	"$BUILD/asan/kd" --boot --check "$base-ref/boot.sym" "$base-slow/boot.sym" > "$base-slow/check.out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] && grep -q '^FAIL: ' "$base-slow/check.out" &&
+		sed -n '/^Slower/,/^Within/p' "$base-slow/check.out" | grep -q '^  initcall kft_test_initcall '
+	ok $? "$KFT_ARCH $v kd --boot --check: kft_test_initcall sleeping 20 ms more fails the check, named (exit $rc): $(grep '^  initcall kft_test_initcall ' "$base-slow/check.out" | tr -s ' ')"
+	cat "$base-slow/check.out"
+
+	"$BUILD/asan/kd" --boot --json "$base-ref/boot.sym" > "$base-ref/report.json" &&
+		python3 - "$base-ref/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["format"] == "kft-boot-report" and r["boot"]["reached_user_space"], r["boot"]
+assert abs(sum(p["time"] for p in r["phases"]) - r["boot"]["time"]) < 0.01 * len(r["phases"])
+ic = {i["name"]: i for i in r["initcalls"]}
+assert ic["kft_test_initcall"]["time"] >= 5000 and ic["kft_test_initcall"]["level_name"] == "device", ic.get("kft_test_initcall")
+assert len(ic) > 10, len(ic)
+PY
+	ok $? "$KFT_ARCH $v kd --boot --json: valid JSON (Python), phases adding up to the boot, kft_test_initcall a device initcall of 5 ms or more"
+	"$BUILD/asan/kd" --boot --check "$base-ref/report.json" "$base-slow/boot.sym" > /dev/null 2>&1
+	[ $? -eq 1 ]
+	ok $? "$KFT_ARCH $v kd --boot --check against the reference's JSON fails the slow boot too"
+
+	ksrc=$(kft_kernel_tree)
+	"$BUILD/asan/kd" --boot --initcall-debug "$base-ref/boot.sym" > "$base-ref/initcall_debug.txt" &&
+		perl "$ksrc/scripts/bootgraph.pl" "$base-ref/initcall_debug.txt" > "$base-ref/bootgraph.svg" &&
+		python3 - "$base-ref/bootgraph.svg" "$base-ref/initcall_debug.txt" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+texts = {t.text for t in ET.parse(sys.argv[1]).getroot().iter("{http://www.w3.org/2000/svg}text")}
+names = set(re.findall(r"\] calling  (\w+)\+", open(sys.argv[2]).read()))
+assert "kft_test_initcall" in names and len(names) > 10, names
+assert names <= texts, names - texts
+PY
+	ok $? "$KFT_ARCH $v kd --boot --initcall-debug: the kernel's scripts/bootgraph.pl draws every initcall of the boot run ($(grep -c '] calling ' "$base-ref/initcall_debug.txt"))"
+}
+
 staticfn_test() {
 	local kdir out=$E2E/boot-staticfn ksrc log rc
 	kdir=$(tests/lib/kbuild.sh kft+staticfn gcc | tail -n 1)
@@ -298,6 +364,7 @@ for KFT_ARCH in $ARCHES; do
 	. tests/lib/arch.sh
 	cmdline_test "$KFT_CHECK_VARIANT"
 	static_test "$KFT_CHECK_VARIANT"
+	case $KFT_ARCH in x86_64|arm64) ci_test "$KFT_CHECK_VARIANT" ;; esac
 	[ "${KFT_TIER:-check}" = full ] || continue
 	cmdline_test kft
 	static_test kft+static

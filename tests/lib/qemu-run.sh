@@ -12,6 +12,10 @@
 #   -m MEM      guest memory (default 512M)
 #   -v          arm64: boot at EL2, with the virtualization extensions,
 #               so that the kernel runs with VHE
+#   -I          QEMU's instruction counting (-icount shift=0,sleep=off, one
+#               host thread): guest time is instruction time, one
+#               instruction a nanosecond, and idle time is skipped, so the
+#               same boot takes the same guest time on every run and host
 #   -x REGEX    a boot that is not to reach the steps (it panics or hangs):
 #               stop QEMU once the console shows a line matching REGEX (an
 #               extended regular expression); success if it did
@@ -31,7 +35,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/arch.sh"
 
 smp=1 append="" timeout=${KTIMEOUT:-300} initrd="" mem=512M el2=() until=""
-while getopts "s:a:t:i:m:vx:" o; do
+tcg=${KFT_TCG_THREAD:-$KTCG} icount=()
+while getopts "s:a:t:i:m:vx:I" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	a) append=$OPTARG ;;
@@ -40,11 +45,12 @@ while getopts "s:a:t:i:m:vx:" o; do
 	m) mem=$OPTARG ;;
 	v) el2=(-machine virtualization=on) ;;
 	x) until=$OPTARG ;;
+	I) icount=(-icount shift=0,sleep=off) tcg=single ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] [-v] [-x REGEX] BUILD_DIR OUTDIR STEPS"
+[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] [-v] [-I] [-x REGEX] BUILD_DIR OUTDIR STEPS"
 [ ${#el2[@]} = 0 ] || [ "$KFT_ARCH" = arm64 ] || kft_die "-v is for arm64"
 build=$1 outdir=$2 steps=$3
 kernel=$build/$KIMAGE
@@ -67,7 +73,7 @@ fi
 start=$SECONDS
 set +e
 timeout --foreground -k 5 "$timeout" "${QEMU[@]}" ${el2[@]+"${el2[@]}"} \
-	-accel tcg,thread=${KFT_TCG_THREAD:-$KTCG} -smp "$smp" -m "$mem" \
+	-accel tcg,thread=$tcg ${icount[@]+"${icount[@]}"} -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=$CONSOLE nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
 	-display none -monitor none -no-reboot \
@@ -86,7 +92,7 @@ wait $qemu
 qrc=$?
 set -e
 elapsed=$((SECONDS - start))
-kft_timing boot "$KFT_ARCH $(basename "$outdir")" "$elapsed" "$smp CPU(s): $steps${append:+; $append}"
+kft_timing boot "$KFT_ARCH $(basename "$outdir")" "$elapsed" "$smp CPU(s)${icount[*]:+, icount}: $steps${append:+; $append}"
 
 if [ -n "$until" ]; then
 	if ! grep -Eq "$until" "$outdir/console.log"; then

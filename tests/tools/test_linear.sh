@@ -85,13 +85,18 @@ bootlog() {	# bootlog INITCALLS
 }
 for n in $((N / 10)) $((4 * N / 10)); do
 	bootlog "$n" > "$tmp/boot-$n.log"
+	"$B/kd" --boot --json "$tmp/boot-$n.log" > "$tmp/boot-$n.json"
 done
-for mode in boot boot-diff; do
+for mode in boot boot-diff boot-json boot-initcall-debug boot-check boot-check-json; do
 	t=()
 	for n in $((N / 10)) $((4 * N / 10)); do
 		case $mode in
 		boot)      set -- "$B/kd" --boot "$tmp/boot-$n.log" ;;
 		boot-diff) set -- "$B/kd" --boot --diff "$tmp/boot-$n.log" "$tmp/boot-$n.log" ;;
+		boot-json) set -- "$B/kd" --boot --json "$tmp/boot-$n.log" ;;
+		boot-initcall-debug) set -- "$B/kd" --boot --initcall-debug "$tmp/boot-$n.log" ;;
+		boot-check) set -- "$B/kd" --boot --check "$tmp/boot-$n.log" "$tmp/boot-$n.log" "$tmp/boot-$n.log" ;;
+		boot-check-json) set -- "$B/kd" --boot --check "$tmp/boot-$n.json" "$tmp/boot-$n.log" ;;
 		esac
 		t+=("$(cpu "$@")")
 	done

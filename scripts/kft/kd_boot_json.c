@@ -9,7 +9,8 @@
  *             "end": US, "time": US },
  *   "phases": [ { "name": S, "start": US, "time": US }, ... ],   boot order
  *   "initcalls": [ { "name": S | null, "level": N | null,
- *                    "level_name": S | null, "pid": N, "start": US,
+ *                    ["level_seen": N,] "level_name": S | null,
+ *                    "pid": N, "start": US,
  *                    "time": US, "off_cpu": US, "busy_wait": US,
  *                    "top_calls": [ { "name": S, "time": US }, ... ] },
  *                  ... ],                                    longest first
@@ -74,10 +75,13 @@ void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,
 
 		printf("%s\n    {", i ? "," : "");
 		str("name", ic->name, ", ");
-		if (ic->level >= 0)
+		/* Without all eight levels in the log, only their order is known. */
+		if (ic->level >= 0 && r->levels8)
 			printf("\"level\": %d, ", ic->level);
 		else
 			printf("\"level\": null, ");
+		if (ic->level >= 0)
+			printf("\"level_seen\": %d, ", ic->level);
 		str("level_name", ic->level == BOOT_LEVEL_EARLY ? "early" :
 			ic->level >= 0 && ic->level < 8 && r->levels8 ?
 			kd_boot_level_names[ic->level] : NULL, ", ");

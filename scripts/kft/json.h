@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A small JSON reader (RFC 8259), for reading back what kd writes: the
- * whole text into a tree of values.  Strict: no trailing commas, comments,
- * NaN, raw control characters or invalid UTF-8; \u0000 is refused (names
- * are C strings); nesting deeper than JSON_MAX_DEPTH is refused rather than
- * recursed into.  Linear in the text's length.
+ * whole text, which must have a NUL byte past its length, into a tree of
+ * values.  Strict: no trailing commas, comments, NaN, raw control
+ * characters or invalid UTF-8; \u0000 is refused (names are C strings);
+ * nesting deeper than JSON_MAX_DEPTH is refused rather than recursed into.
+ * Linear in the text's length.
  */
 #ifndef _KFT_JSON_H
 #define _KFT_JSON_H

@@ -79,15 +79,15 @@ $(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kf
 
 # kft, the target's recorder: for the board, static, libc alone; here for
 # its tests (KFT_PROC points it at a fake /proc).
-$(BUILD)/kft: scripts/kft.c
+$(BUILD)/kft: scripts/kft.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) -o $@ scripts/kft.c
-$(BUILD)/asan/kft: scripts/kft.c
+	$(CC) $(CFLAGS_HOST) $(KCFG_INC) -o $@ scripts/kft.c
+$(BUILD)/asan/kft: scripts/kft.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) $(SANITIZE) -o $@ scripts/kft.c
-kft-target: scripts/kft.c
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(KCFG_INC) -o $@ scripts/kft.c
+kft-target: scripts/kft.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(BUILD)/target
-	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra -o $(BUILD)/target/kft scripts/kft.c
+	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra $(KCFG_INC) -o $(BUILD)/target/kft scripts/kft.c
 	@echo "$(BUILD)/target/kft: copy it to the board"
 
 # The kernel build's boot run generator, as scripts/Makefile builds it (with
@@ -154,9 +154,9 @@ $(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scr
 	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c
 
 # libFuzzer on kft, the target's recorder: the logs and kallsyms it reads.
-$(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h scripts/kft.c
+$(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h scripts/kft.c $(CONFIG_SRC)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_kft.c
+	$(FUZZ_CC) $(KCFG_INC) -o $@ tests/fuzz/fuzz_kft.c
 
 # libFuzzer on addr2sym as the command runs: any log, console captures too.
 $(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h scripts/kft/crlines.h

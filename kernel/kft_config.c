@@ -614,6 +614,20 @@ int kft_config_parse_in(struct kft_config *cfg, const char *text, size_t len,
 			ret = kft_parse_statement(&lx, &tok, cfg, err);
 		}
 	}
+	/*
+	 * A piece of a config (KFT_PARSE_PIECE) may still be waiting for its
+	 * end: while no word "end" follows, even an error may be the cut's
+	 * (trigger start entry | foo).
+	 */
+	if ((flags & KFT_PARSE_PIECE) && !seen_end) {
+		while (kft_next(&lx, &tok))
+			if (kft_tok_is(&tok, "end"))
+				seen_end = true;
+		if (!seen_end) {
+			kft_config_free(cfg);
+			return -EAGAIN;
+		}
+	}
 	if (!ret && dynamic && !seen_new)
 		ret = kft_fail(err, lx.line, NULL, "empty config");
 	if (!ret && dynamic && !seen_end)
@@ -639,18 +653,68 @@ const char *kft_config_strerror(const struct kft_config_error *err,
 	return buf;
 }
 
-/* Has a config arriving in pieces reached its end keyword yet? */
-bool kft_config_complete(const char *text, size_t len)
+/* Does the text hold a config's end: an "end" where a statement may start? */
+bool kft_config_complete(const char *text, size_t len, unsigned int flags)
+{
+	struct kft_config_error err;
+	struct kft_config cfg;
+	int ret;
+
+	ret = kft_config_parse(&cfg, text, len, flags | KFT_PARSE_PIECE, &err);
+	if (!ret)
+		kft_config_free(&cfg);
+	return ret != -EAGAIN;
+}
+
+/* Is the first word, past blanks and comments, "new"? */
+bool kft_config_begins(const char *text, size_t len)
 {
 	struct kft_lexer lx = {
 		.text = text, .p = text, .end = text + len, .line = 1,
 	};
 	struct kft_token tok;
 
+	return kft_next(&lx, &tok) && kft_tok_is(&tok, "new");
+}
+
+/*
+ * A config written in pieces: does text[scan->pos, cut) hold the word
+ * "end" outside a comment, where cut follows the text's last separator
+ * (a write may end inside a word: end|_page_writeback)?  Moves scan->pos
+ * to cut.  Only says when kft_config_parse() is worth trying; it reads
+ * each byte once, however many pieces the text comes in.
+ */
+bool kft_config_scan_end(const char *text, size_t len,
+			 struct kft_config_scan *scan)
+{
+	struct kft_lexer lx = { .text = text, .line = 1 };
+	struct kft_token tok;
+	const char *line, *p;
+	bool found = false;
+	size_t cut = len;
+
+	while (cut > scan->pos && !kft_is_sep(text[cut - 1]) &&
+	       text[cut - 1] != '\0' && text[cut - 1] != '#')
+		cut--;
+	lx.p = text + scan->pos;
+	lx.end = text + cut;
+	/* A comment that ran past the last piece goes on to its newline. */
+	if (scan->in_comment)
+		while (lx.p < lx.end && *lx.p != '\n')
+			lx.p++;
+	if (!scan->in_comment || lx.p < lx.end) {
+		/* On the last line, every '#' starts a comment or is in one. */
+		line = lx.p;
+		for (p = lx.p; p < lx.end; p++)
+			if (*p == '\n')
+				line = p + 1;
+		scan->in_comment = memchr(line, '#', lx.end - line);
+	}
 	while (kft_next(&lx, &tok))
 		if (kft_tok_is(&tok, "end"))
-			return true;
-	return false;
+			found = true;
+	scan->pos = cut;
+	return found;
 }
 
 static int kft_resolve_one(struct kft_fref *ref, kft_lookup_fn lookup,

@@ -103,6 +103,7 @@ const char *kft_config_strerror(const struct kft_config_error *err,
 
 /* Parse flags. */
 #define KFT_PARSE_STATIC	0x1	/* kftstatic.conf: no new/end, commas allowed */
+#define KFT_PARSE_PIECE		0x2	/* -EAGAIN while no "end" follows */
 
 void kft_config_init(struct kft_config *cfg);
 void kft_config_free(struct kft_config *cfg);
@@ -113,7 +114,17 @@ int kft_config_parse(struct kft_config *cfg, const char *text, size_t len,
 int kft_config_parse_in(struct kft_config *cfg, const char *text, size_t len,
 			unsigned int flags, struct kft_arena *arena,
 			struct kft_config_error *err);
-bool kft_config_complete(const char *text, size_t len);
+bool kft_config_complete(const char *text, size_t len, unsigned int flags);
+bool kft_config_begins(const char *text, size_t len);
+
+/* Where the search for a config's "end" got to (kft_config_scan_end()). */
+struct kft_config_scan {
+	size_t pos;
+	bool in_comment;	/* pos is inside a comment */
+};
+
+bool kft_config_scan_end(const char *text, size_t len,
+			 struct kft_config_scan *scan);
 
 /* Resolve function names into addresses; 0 or the lookup's -errno. */
 typedef int (*kft_lookup_fn)(void *priv, const char *name,

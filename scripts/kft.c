@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "kft/output.h"
+#include "kft_config.c"	/* the config language, as the kernel parses it */
 
 #define KFT_VERSION	"1.0"
 
@@ -194,30 +195,11 @@ static bool state_armed(const char *state)
 /* The config as /proc/kft takes it: "new" ... "end" around the text. */
 static char *make_config(const char *text)
 {
-	bool has_new = false, has_end = false;
-	const char *p = text;
 	size_t n = strlen(text);
-	char *cfg, word[8];
+	bool has_new = kft_config_begins(text, n);
+	bool has_end = kft_config_complete(text, n, KFT_PARSE_STATIC);
+	char *cfg = malloc(n + 16);
 
-	/* The first and last words, comments and separators aside. */
-	while (*p) {
-		size_t len;
-
-		p += strspn(p, " \t\r\n,");
-		if (*p == '#') {
-			p += strcspn(p, "\n");
-			continue;
-		}
-		len = strcspn(p, " \t\r\n,#");
-		if (!len)
-			continue;
-		snprintf(word, sizeof(word), "%.*s", (int)(len < 7 ? len : 7), p);
-		if (!has_new && !has_end)
-			has_new = len == 3 && !strcmp(word, "new");
-		has_end = len == 3 && !strcmp(word, "end");
-		p += len;
-	}
-	cfg = malloc(n + 16);
 	if (!cfg)
 		return NULL;
 	snprintf(cfg, n + 16, "%s%s%s", has_new ? "" : "new\n", text,

@@ -86,18 +86,6 @@ static int by_offset(const void *a, const void *b)
 }
 
 /* First word of the config, comments skipped. */
-static bool starts_with_new(const char *text)
-{
-	while (*text) {
-		text += strspn(text, " \t\r\n,");
-		if (*text != '#')
-			break;
-		text += strcspn(text, "\n");
-	}
-	return !strncmp(text, "new", 3) &&
-	       (!text[3] || strchr(" \t\r\n#", text[3]));
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -172,7 +160,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sym2addr: %s: %s\n", output, strerror(errno));
 		goto out_st;
 	}
-	if (!starts_with_new(text))
+	if (!kft_config_begins(text, len))
 		fputs("new\n", out);
 	for (i = 0; i < nrefs; i++) {
 		fwrite(text + pos, 1, refs[i]->offset - pos, out);
@@ -180,7 +168,7 @@ int main(int argc, char **argv)
 		pos = refs[i]->offset + refs[i]->len;
 	}
 	fwrite(text + pos, 1, len - pos, out);
-	if (!kft_config_complete(text, len))
+	if (!kft_config_complete(text, len, KFT_PARSE_STATIC))
 		fputs(len && text[len - 1] != '\n' ? "\nend\n" : "end\n", out);
 	ret = 0;
 	if (fclose(out)) {

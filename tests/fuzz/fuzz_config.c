@@ -3,9 +3,12 @@
  * libFuzzer target for the KFT config parser (kernel/kft_config.c, as the
  * kernel builds it): any input must parse or be refused with a line and a
  * message, never crash or leak; what parses must print and parse back to
- * the same text.
+ * the same text.  A config written in pieces (/proc/kft) must end at the
+ * same place whatever the pieces' size.
  */
 #include <linux/kernel.h>
+#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,9 +58,47 @@ static void check(const char *data, size_t size, unsigned int flags)
 	free(out2);
 }
 
+/* Where /proc/kft would take the text as complete, in pieces of n bytes. */
+static size_t end_in_pieces(const char *text, size_t size, size_t n)
+{
+	struct kft_config_scan scan = { 0 };
+	size_t len = 0;
+
+	while (len < size) {
+		len = len + n < size ? len + n : size;
+		if (kft_config_scan_end(text, len, &scan) &&
+		    kft_config_complete(text, scan.pos, 0))
+			return scan.pos;
+	}
+	return SIZE_MAX;
+}
+
+/*
+ * Byte by byte tries every word boundary: p1 is where the config ends.  In
+ * pieces of n bytes it must end with the piece that holds p1, at that
+ * piece's last word boundary.
+ */
+static void check_pieces(const char *text, size_t size, size_t n)
+{
+	size_t p1 = end_in_pieces(text, size, 1), want = SIZE_MAX;
+
+	if (p1 != SIZE_MAX) {
+		want = (p1 + n - 1) / n * n;
+		if (want > size)
+			want = size;
+		while (want > p1 && !isspace((unsigned char)text[want - 1]) &&
+		       !strchr(",#", text[want - 1]))	/* NUL too */
+			want--;
+	}
+	if (end_in_pieces(text, size, n) != want)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	check((const char *)data, size, 0);
 	check((const char *)data, size, KFT_PARSE_STATIC);
+	if (size > 1 && size <= 1024)
+		check_pieces((const char *)data + 1, size - 1, 1 + data[0] % 64);
 	return 0;
 }

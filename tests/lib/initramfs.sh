@@ -33,7 +33,9 @@ for s in "$repo"/tests/guest/*.sh; do
 	install -m 0755 "$s" "$root/tests/"
 done
 for c in "$repo"/tests/guest/*.c "$repo"/scripts/kft.c; do
-	"$GUEST_CC" -static -O2 -Wall -Wextra -Werror -o "$root/bin/$(basename "$c" .c)" "$c"
+	# kft.c reads configs with the kernel's parser (kernel/kft_config.c).
+	"$GUEST_CC" -static -O2 -Wall -Wextra -Werror -I"$repo/scripts/kft/include" -I"$repo/kernel" \
+		-o "$root/bin/$(basename "$c" .c)" "$c"
 done
 for f in "$@"; do
 	install -m 0644 "$f" "$root/lib/"

@@ -182,9 +182,9 @@ static void test_static_form(void)
 	tap_ok(ret == 0 && cfg.nfuncs == 2 && cfg.mintime_ns == 500000,
 	       "static form: no new/end, commas, funclist without fend");
 	kft_config_free(&cfg);
-	tap_ok(kft_config_complete("new\nbegin\n", 10) == false &&
-	       kft_config_complete("new # end\n", 10) == false &&
-	       kft_config_complete("new\nend\n", 8) == true,
+	tap_ok(kft_config_complete("new\nbegin\n", 10, 0) == false &&
+	       kft_config_complete("new # end\n", 10, 0) == false &&
+	       kft_config_complete("new\nend\n", 8, 0) == true,
 	       "config_complete finds end outside comments");
 }
 
@@ -366,6 +366,70 @@ static void test_arena(void)
 	       err.line);
 }
 
+/* Feeds text to kft_config_scan_end() in pieces of n bytes: where is end? */
+static size_t scan_in_pieces(const char *text, size_t n)
+{
+	struct kft_config_scan scan = { 0 };
+	size_t len = 0, total = strlen(text);
+
+	while (len < total) {
+		len = len + n < total ? len + n : total;
+		if (kft_config_scan_end(text, len, &scan) &&
+		    kft_config_complete(text, scan.pos, 0))
+			return scan.pos;
+	}
+	return 0;
+}
+
+/* Configs in pieces (/proc/kft): where they end, wherever a write splits. */
+static void test_pieces(void)
+{
+	static const char comm_end[] =
+		"new\nfilter comm end\ntrigger start entry a\nend\n";
+	static const char funcs[] =
+		"new\nfilter funclist end_page_writeback endless fend\nend\n";
+	static const char comments[] =
+		"# end of the old run; a new one\nnew # end\n#end\nend\n";
+	struct kft_config_error err;
+	struct kft_config cfg;
+	size_t n, bad = 0;
+
+	tap_ok(kft_config_complete(comm_end, strlen(comm_end), 0) &&
+	       !kft_config_complete(comm_end, strlen("new\nfilter comm end\n"), 0),
+	       "pieces: 'filter comm end' names a task, it does not end the config");
+	tap_ok(kft_config_parse(&cfg, comm_end, strlen(comm_end), 0, &err) == 0 &&
+	       !strcmp(cfg.comm, "end"), "pieces: ... and the task is called end");
+	kft_config_free(&cfg);
+	for (n = 1; n <= sizeof(funcs); n++)
+		bad += scan_in_pieces(funcs, n) != strlen(funcs);
+	tap_ok(!bad, "pieces: end_page_writeback split after 'end' at every write size: the config ends at its end");
+	bad = 0;
+	for (n = 1; n <= sizeof(comm_end); n++)
+		bad += scan_in_pieces(comm_end, n) != strlen(comm_end);
+	tap_ok(!bad, "pieces: filter comm end, at every write size");
+	bad = 0;
+	for (n = 1; n <= sizeof(comments); n++)
+		bad += scan_in_pieces(comments, n) != strlen(comments);
+	tap_ok(!bad, "pieces: 'end' in comments, at every write size");
+	tap_ok(scan_in_pieces("new\nend", 3) == 0,
+	       "pieces: an end that may go on in the next write is not yet the end");
+	tap_ok(kft_config_begins(comments, strlen(comments)) &&
+	       kft_config_begins(" ,\n new", 8) &&
+	       !kft_config_begins("newt", 4) && !kft_config_begins("# new", 5),
+	       "pieces: a config's first word past comments is new");
+	tap_ok(kft_config_parse(&cfg, "new\ntrigger start entry", 24,
+				KFT_PARSE_PIECE, &err) == -EAGAIN,
+	       "pieces: an error at the cut waits for more");
+	tap_ok(kft_config_parse(&cfg, "new\nbogus\nend\n", 15,
+				KFT_PARSE_PIECE, &err) == -EINVAL &&
+	       !strcmp(err.msg, "unknown keyword"),
+	       "pieces: an error before end is the config's");
+	tap_ok(kft_config_complete("trigger start entry a\nend\n", 26,
+				   KFT_PARSE_STATIC) &&
+	       !kft_config_complete("filter comm end\n", 16, KFT_PARSE_STATIC),
+	       "pieces: a static config's end (sym2addr)");
+}
+
 int main(void)
 {
 	test_full_config();
@@ -376,5 +440,6 @@ int main(void)
 	test_bad_configs();
 	test_nul_and_long_input();
 	test_arena();
+	test_pieces();
 	return tap_done();
 }

@@ -234,6 +234,7 @@ struct kft_run {
 
 	refcount_t ref;
 	struct kft_config cfg;
+	char *cfg_text;			/* cfg as /proc/kft shows it, once read */
 	unsigned int id;
 
 	unsigned long capacity;

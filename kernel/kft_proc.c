@@ -3,18 +3,24 @@
  * KFT user interface: /proc/kft (configure, command, status) and
  * /proc/kft_data (the log), in the formats of the original KFT.
  *
- * A config may come in many writes ("new" ... "end"); it is parsed and
- * resolved as a whole, and only a config that passes replaces the current
- * run.  A refused write returns -EINVAL and says why, with the line and the
- * token, in the kernel log and in /proc/kft.
+ * A config may come in many writes ("new" ... "end") by one process, through
+ * one open file or several; it belongs to that process, so other writers'
+ * commands and configs neither join it nor get swallowed by it.  It is
+ * parsed and resolved as a whole, and only a config that passes replaces
+ * the current run.  A refused write returns an error and says why, with
+ * the line and the token, in the kernel log and in /proc/kft.
  *
  * Dependencies: kft_config.c, kft_clock.c, kft_sites.c, kft_run.c,
  * kft_log_text.c.
  */
+#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/pid.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -24,9 +30,20 @@
 #include "kft_internal.h"
 
 #define KFT_WRITE_MAX	(4U << 20)	/* a whole config, funclist included */
+#define KFT_PENDING_MAX	8		/* processes writing configs at once */
 
-static char *kft_pending;		/* a config still waiting for "end" */
-static size_t kft_pending_len;
+/* A config a process is writing in pieces; under kft_mutex. */
+struct kft_pending {
+	struct list_head node;
+	struct pid *owner;		/* the writer's thread group */
+	char *text;			/* kvmalloc()ed, NUL-terminated */
+	size_t len, room;
+	struct kft_config_scan scan;	/* how far "end" was looked for */
+};
+
+static LIST_HEAD(kft_pendings);
+static unsigned int kft_nr_pending;
+
 static void kft_config_error(const struct kft_config_error *err)
 {
 	char what[KFT_ERROR_LEN];
@@ -35,27 +52,22 @@ static void kft_config_error(const struct kft_config_error *err)
 		  kft_config_strerror(err, what, sizeof(what)));
 }
 
-static int kft_load_config(const char *text, size_t len)
+/* Resolve a parsed config and make it the run; takes cfg over. */
+static int kft_load_config(struct kft_config *cfg)
 {
+	unsigned long entries = cfg->logentries;
 	struct kft_config_error err;
-	struct kft_config cfg;
 	struct kft_run *run;
-	int ret;
 
-	ret = kft_config_parse(&cfg, text, len, 0, &err);
-	if (!ret) {
-		ret = kft_config_resolve(&cfg, kft_resolve_name, NULL, &err);
-		if (ret)
-			kft_config_free(&cfg);
-	}
-	if (ret) {
+	if (kft_config_resolve(cfg, kft_resolve_name, NULL, &err)) {
+		kft_config_free(cfg);
 		kft_config_error(&err);
 		return -EINVAL;
 	}
-	run = kft_run_create(&cfg);
+	run = kft_run_create(cfg);
 	if (!run) {
-		kft_error("no memory for a log of %lu entries",
-			  cfg.logentries);
+		kft_error("no memory for a log of %lu entries (%lu bytes)",
+			  entries, entries * sizeof(struct kft_entry));
 		return -ENOMEM;
 	}
 	kft_run_install(run);
@@ -63,93 +75,258 @@ static int kft_load_config(const char *text, size_t len)
 	return 0;
 }
 
-static int kft_command(const char *cmd)
-{
-	static const struct {
-		const char *word;
-		int (*fn)(void);
-		const char *refused;
-	} cmds[] = {
-		{ "prime", kft_run_prime, "run is not in the configured state" },
-		{ "start", kft_run_start, "run is not configured or primed" },
-		{ "stop", kft_run_stop, "no run is primed or triggered" },
-		{ "clear", kft_run_clear, "stop the run before clearing it" },
-	};
-	unsigned int i;
-	int ret;
+static const struct kft_cmd {
+	const char *word;
+	int (*fn)(void);
+	const char *refused;
+} kft_cmds[] = {
+	{ "prime", kft_run_prime, "run is not in the configured state" },
+	{ "start", kft_run_start, "run is not configured or primed" },
+	{ "stop", kft_run_stop, "no run is primed or triggered" },
+	{ "clear", kft_run_clear, "stop the run before clearing it" },
+};
 
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (strcmp(cmd, cmds[i].word))
-			continue;
-		ret = cmds[i].fn();
-		if (ret == -ENOENT)
-			kft_error("%s: no run registered", cmd);
-		else if (ret == -ESTALE)
-			kft_error("%s: the run names an unloaded module: write a new config",
-				  cmd);
-		else if (ret)
-			kft_error("%s: %s", cmd, cmds[i].refused);
-		else
-			kft_error_clear();
-		return ret;
-	}
-	kft_error("unknown command '%.32s' (new, prime, start, stop, clear)",
-		  cmd);
-	return -EINVAL;
+/* The command a write holds whole (blanks around it aside), or NULL. */
+static const struct kft_cmd *kft_cmd_of(const char **word, size_t *n,
+					const char *buf, size_t len)
+{
+	const char *end = buf + len;
+	unsigned int i;
+
+	while (buf < end && isspace(*buf))
+		buf++;
+	while (end > buf && isspace(end[-1]))
+		end--;
+	*word = buf;
+	*n = end - buf;
+	for (i = 0; i < ARRAY_SIZE(kft_cmds); i++)
+		if (*n == strlen(kft_cmds[i].word) &&
+		    !memcmp(buf, kft_cmds[i].word, *n))
+			return &kft_cmds[i];
+	return NULL;
 }
 
-static int kft_append_pending(const char *buf, size_t len)
+static int kft_command(const char *buf, size_t len)
 {
-	char *grown;
+	const char *cmd;
+	size_t n;
+	const struct kft_cmd *c = kft_cmd_of(&cmd, &n, buf, len);
+	int ret;
 
-	if (kft_pending_len + len > KFT_WRITE_MAX) {
-		kft_error("config longer than %u bytes", KFT_WRITE_MAX);
+	if (!c) {
+		kft_error("unknown command '%.*s' (new, prime, start, stop, clear)",
+			  (int)min_t(size_t, n, 32), cmd);
+		return -EINVAL;
+	}
+	ret = c->fn();
+	if (ret == -ENOENT)
+		kft_error("%s: no run registered", c->word);
+	else if (ret == -ESTALE)
+		kft_error("%s: the run names an unloaded module: write a new config",
+			  c->word);
+	else if (ret)
+		kft_error("%s: %s", c->word, c->refused);
+	else
+		kft_error_clear();
+	return ret;
+}
+
+static void kft_pending_drop(struct kft_pending *p)
+{
+	list_del(&p->node);
+	kft_nr_pending--;
+	put_pid(p->owner);
+	kvfree(p->text);
+	kfree(p);
+}
+
+/* This process's config in pieces, if any; drops those of exited ones. */
+static struct kft_pending *kft_pending_find(struct pid *owner)
+{
+	struct kft_pending *p, *next, *mine = NULL;
+
+	list_for_each_entry_safe(p, next, &kft_pendings, node) {
+		if (p->owner == owner)
+			mine = p;
+		else if (!pid_has_task(p->owner, PIDTYPE_TGID))
+			kft_pending_drop(p);
+	}
+	return mine;
+}
+
+static struct kft_pending *kft_pending_new(struct pid *owner)
+{
+	struct kft_pending *p;
+
+	if (kft_nr_pending >= KFT_PENDING_MAX) {
+		kft_error("%u processes are writing configs already",
+			  KFT_PENDING_MAX);
+		return ERR_PTR(-EBUSY);
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	p->owner = get_pid(owner);
+	list_add(&p->node, &kft_pendings);
+	kft_nr_pending++;
+	return p;
+}
+
+/* Room doubles, so a config in many small writes is copied O(1) times. */
+static int kft_pending_add(struct kft_pending *p, const char *buf,
+			   size_t len)
+{
+	size_t room;
+	char *text;
+
+	if (p->len + len > KFT_WRITE_MAX) {
+		kft_error("config of more than %u bytes (the limit): %zu",
+			  KFT_WRITE_MAX, p->len + len);
 		return -EFBIG;
 	}
-	grown = krealloc(kft_pending, kft_pending_len + len + 1, GFP_KERNEL);
-	if (!grown)
-		return -ENOMEM;
-	memcpy(grown + kft_pending_len, buf, len);
-	kft_pending = grown;
-	kft_pending_len += len;
-	kft_pending[kft_pending_len] = '\0';
+	if (p->len + len + 1 > p->room) {
+		room = clamp_t(size_t, 2 * p->room, p->len + len + 1,
+			       KFT_WRITE_MAX + 1);
+		text = kvmalloc(room, GFP_KERNEL | __GFP_NOWARN);
+		if (!text) {
+			kft_error("no memory for a config of %zu bytes",
+				  p->len + len);
+			return -ENOMEM;
+		}
+		if (p->len)
+			memcpy(text, p->text, p->len);
+		kvfree(p->text);
+		p->text = text;
+		p->room = room;
+	}
+	memcpy(p->text + p->len, buf, len);
+	p->len += len;
+	p->text[p->len] = '\0';
 	return 0;
 }
 
-static void kft_drop_pending(void)
+/*
+ * Has the pending config reached its end?  Then load it, whatever comes
+ * of that, and forget it: 0 or the refusal.  -EAGAIN: not yet.
+ */
+static int kft_pending_try(struct kft_pending *p)
 {
-	kfree(kft_pending);
-	kft_pending = NULL;
-	kft_pending_len = 0;
+	struct kft_config_error err;
+	struct kft_config cfg;
+	int ret;
+
+	if (!kft_config_scan_end(p->text, p->len, &p->scan))
+		return -EAGAIN;
+	ret = kft_config_parse(&cfg, p->text, p->scan.pos, KFT_PARSE_PIECE,
+			       &err);
+	if (ret == -EAGAIN)
+		return ret;
+	/* The rest of the text is a word cut by the write, after end. */
+	if (!ret && p->scan.pos < p->len) {
+		kft_error("text after end: '%.32s'", p->text + p->scan.pos);
+		kft_config_free(&cfg);
+		ret = -EINVAL;
+	} else if (ret) {
+		kft_config_error(&err);
+		ret = -EINVAL;
+	}
+	kft_pending_drop(p);
+	return ret ? ret : kft_load_config(&cfg);
+}
+
+/*
+ * A write is one command, or a config or a piece of one.  buf holds len
+ * bytes and a NUL after them.
+ */
+static int kft_write_locked(const char *buf, size_t len)
+{
+	struct pid *owner = task_tgid(current);
+	struct kft_pending *p = kft_pending_find(owner);
+	bool begins = kft_config_begins(buf, len);
+	const char *cmd;
+	size_t n;
+	int ret;
+
+	if (p && begins) {
+		kft_error("a config begun without end is dropped for a new one");
+		kft_pending_drop(p);
+		p = NULL;
+	}
+	if (!p && !begins) {
+		if (memchr(buf, '\0', len)) {
+			kft_error("a command with a NUL byte in it");
+			return -EINVAL;
+		}
+		return kft_command(buf, len);
+	}
+	/* A command amid one's own config: not taken for a piece of it. */
+	if (p && kft_cmd_of(&cmd, &n, buf, len)) {
+		kft_error("%.*s: this process's config has no end yet (end it, or write new)",
+			  (int)n, cmd);
+		return -EBUSY;
+	}
+	if (!p) {
+		p = kft_pending_new(owner);
+		if (IS_ERR(p))
+			return PTR_ERR(p);
+	}
+	ret = kft_pending_add(p, buf, len);
+	if (ret)
+		kft_pending_drop(p);
+	else
+		ret = kft_pending_try(p);
+	return ret == -EAGAIN ? 0 : ret;
 }
 
 static ssize_t kft_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
-	char *buf, *word;
+	char *buf;
 	int ret;
 
-	if (len > KFT_WRITE_MAX)
+	if (len > KFT_WRITE_MAX) {
+		mutex_lock(&kft_mutex);
+		kft_error("a write of %zu bytes: a config is %u bytes at most",
+			  len, KFT_WRITE_MAX);
+		mutex_unlock(&kft_mutex);
 		return -EFBIG;
-	buf = memdup_user_nul(ubuf, len);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-
-	mutex_lock(&kft_mutex);
-	word = skip_spaces(buf);
-	if (kft_pending || !strncmp(word, "new", 3)) {
-		ret = kft_append_pending(buf, len);
-		if (!ret && kft_config_complete(kft_pending, kft_pending_len))
-			ret = kft_load_config(kft_pending, kft_pending_len);
-		if (ret || !kft_pending_len ||
-		    kft_config_complete(kft_pending, kft_pending_len))
-			kft_drop_pending();
-	} else {
-		ret = kft_command(strim(word));
 	}
+	buf = kvmalloc(len + 1, GFP_KERNEL | __GFP_NOWARN);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, ubuf, len)) {
+		kvfree(buf);
+		return -EFAULT;
+	}
+	buf[len] = '\0';
+	mutex_lock(&kft_mutex);
+	ret = kft_write_locked(buf, len);
 	mutex_unlock(&kft_mutex);
-	kfree(buf);
+	kvfree(buf);
 	return ret ? ret : len;
+}
+
+/*
+ * The run's config as /proc/kft shows it, made once per run: naming a
+ * long funclist's functions takes a while, so readers do it outside
+ * kft_mutex (the config does not change once installed).
+ */
+static const char *kft_cfg_text(struct kft_run *run)
+{
+	/* Pairs with the cmpxchg() that publishes a text made elsewhere. */
+	char *text = smp_load_acquire(&run->cfg_text);
+	size_t len;
+
+	if (text)
+		return text;
+	len = kft_config_print(&run->cfg, NULL, 0, kft_name_of, NULL) + 1;
+	text = kvmalloc(len, GFP_KERNEL | __GFP_NOWARN);
+	if (!text)
+		return NULL;
+	kft_config_print(&run->cfg, text, len, kft_name_of, NULL);
+	if (cmpxchg(&run->cfg_text, NULL, text))
+		kvfree(text);
+	return READ_ONCE(run->cfg_text);
 }
 
 static const char *const kft_state_names[] = {
@@ -180,8 +357,7 @@ static int kft_status_show(struct seq_file *m, void *v)
 	};
 	struct kft_run *run;
 	int state, c;
-	char *cfg;
-	size_t len;
+	const char *cfg;
 
 	mutex_lock(&kft_mutex);
 	run = kft_run;
@@ -212,13 +388,9 @@ static int kft_status_show(struct seq_file *m, void *v)
 			 run->capacity));
 
 	seq_puts(m, "\nconfig:\n");
-	len = kft_config_print(&run->cfg, NULL, 0, kft_name_of, NULL) + 1;
-	cfg = kvmalloc(len, GFP_KERNEL);
-	if (cfg) {
-		kft_config_print(&run->cfg, cfg, len, kft_name_of, NULL);
+	cfg = kft_cfg_text(run);
+	if (cfg)
 		seq_puts(m, cfg);
-		kvfree(cfg);
-	}
 
 	seq_puts(m, "\ncounters:\n");
 	for (c = 0; c < KFT_CNT_NR; c++)
@@ -233,7 +405,35 @@ out:
 
 static int kft_status_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, kft_status_show, NULL);
+	struct kft_run *run;
+	const char *cfg;
+	size_t size = 0;
+
+	/* The config's text is made here, without the mutex, and sized for. */
+	mutex_lock(&kft_mutex);
+	run = kft_run_get();
+	mutex_unlock(&kft_mutex);
+	if (run) {
+		cfg = kft_cfg_text(run);
+		size = cfg ? strlen(cfg) : 0;
+		kft_run_put(run);
+	}
+	return single_open_size(file, kft_status_show, NULL, size + 2 * PAGE_SIZE);
+}
+
+/* Closing the file ends the word it was writing ("... end" with no newline). */
+static int kft_status_release(struct inode *inode, struct file *file)
+{
+	struct kft_pending *p;
+
+	if (file->f_mode & FMODE_WRITE) {
+		mutex_lock(&kft_mutex);
+		p = kft_pending_find(task_tgid(current));
+		if (p && p->scan.pos < p->len && !kft_pending_add(p, "\n", 1))
+			kft_pending_try(p);
+		mutex_unlock(&kft_mutex);
+	}
+	return single_release(inode, file);
 }
 
 static const struct proc_ops kft_proc_ops = {
@@ -241,7 +441,7 @@ static const struct proc_ops kft_proc_ops = {
 	.proc_read = seq_read,
 	.proc_write = kft_write,
 	.proc_lseek = seq_lseek,
-	.proc_release = single_release,
+	.proc_release = kft_status_release,
 };
 
 /* /proc/kft_data: a header, then one line per logged call (kft_log_text.c). */

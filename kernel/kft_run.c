@@ -201,15 +201,18 @@ struct kft_run *kft_run_create(struct kft_config *cfg)
 	}
 	run->cfg = *cfg;
 	kft_config_init(cfg);
+	/* Big and asked for by a user: fail quietly, never OOM-kill for it. */
 	if (run->cfg.nfuncs) {
-		funcs = kmalloc_array(run->cfg.nfuncs, sizeof(*funcs),
-				      GFP_KERNEL);
+		funcs = kvmalloc_array(run->cfg.nfuncs, sizeof(*funcs),
+				       GFP_KERNEL | __GFP_NOWARN);
 		if (!funcs)
 			goto fail;
 	}
 	kft_run_init(run, funcs);
 	run->capacity = run->cfg.logentries;
-	run->log = vzalloc(array_size(run->capacity, sizeof(*run->log)));
+	run->log = __vmalloc(array_size(run->capacity, sizeof(*run->log)),
+			     GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			     __GFP_RETRY_MAYFAIL);
 	if (!run->log)
 		goto fail;
 	return run;
@@ -237,10 +240,11 @@ void kft_run_put(struct kft_run *run)
 
 static void kft_run_free(struct kft_run *run)
 {
+	kvfree(run->cfg_text);
 	if (run->is_static)
 		return;
 	vfree(run->log);
-	kfree(run->funcs);
+	kvfree(run->funcs);
 	kft_config_free(&run->cfg);
 	kfree(run);
 }

@@ -13,7 +13,9 @@
 #    /proc/kft), bring the log back, resolve it with addr2sym and check what
 #    it says;
 #  - drive /proc/kft as a user would (tests/guest/control.sh): configs in
-#    pieces, refusals that change nothing, commands, round trip;
+#    pieces, refusals that change nothing, commands, round trip; and as
+#    several users at once (writers.sh): writes split anywhere, commands
+#    amid another's config, three writers, big configs and funclists;
 #  - every trigger and filter, a stack watch, a quiet run, a stress run.
 # Test names start with the arch, compiler and CPUs: "arm64 gcc 2cpu: ...".
 set -uo pipefail
@@ -182,7 +184,7 @@ boot_test() {
 	local cc="$KFT_ARCH ${1/-/ } ${name/-/ }" kdir=$3 args=$4 out pid log kthreads
 	out=$BUILD/e2e/$(kft_arch_name kernel "$1" "$name")
 
-	local steps=control,watch,filters,syscall,record
+	local steps=control,writers,watch,filters,syscall,record
 	# quiet: KFT's poll of the NOP sites is not in a run's log
 	[ "$KSITES" = 1 ] && steps=$steps,quiet
 	[ "$smp" -gt 1 ] && steps=$steps,stress
@@ -196,14 +198,16 @@ boot_test() {
 		grep -q '^stress done' "$out/stress.out" 2>/dev/null
 		ok $? "$cc: $(grep '^stress loops' "$out/stress.out" 2>/dev/null): runs replaced and read under load, kernel log clean"
 	fi
-	if [ -f "$out/control.out" ]; then
+	local step
+	for step in control writers; do
+		[ -f "$out/$step.out" ] || continue
 		while read -r _ name verdict; do
 			[ "$verdict" = ok ]
 			ok $? "$cc: /proc/kft: $name"
-		done < <(grep '^check ' "$out/control.out")
-		grep -q '^check ' "$out/control.out"
-		ok $? "$cc: /proc/kft checks ran"
-	fi
+		done < <(grep '^check ' "$out/$step.out")
+		grep -q '^check ' "$out/$step.out"
+		ok $? "$cc: /proc/kft $step checks ran"
+	done
 	if [ -f "$out/watch.out" ]; then
 		local low chains
 		low=$(sed -n 's/^lowest stack: \([0-9]*\) bytes left$/\1/p' "$out/watch.out")

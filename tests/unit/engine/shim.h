@@ -76,7 +76,12 @@ extern int shim_warnings;		/* WARN()s fired: a test fails on any */
 /* --- memory ------------------------------------------------------------ */
 #define kzalloc(n, gfp)		calloc(1, n)
 #define kmalloc_array(n, s, gfp) calloc(n, s)
+#define kvmalloc_array(n, s, gfp) calloc(n, s)
 #define vzalloc(n)		calloc(1, n)
+#define __GFP_ZERO		0x1	/* the shim's __vmalloc() zeroes always */
+#define __GFP_NOWARN		0x2
+#define __GFP_RETRY_MAYFAIL	0x4
+#define __vmalloc(n, gfp)	calloc(1, n)
 #define vfree(p)		free(p)
 #define kvmalloc(n, gfp)	malloc(n)
 #define kvfree(p)		free(p)

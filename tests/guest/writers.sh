@@ -1,0 +1,112 @@
+#!/bin/sh
+# /proc/kft with more than one writer, and configs in pieces that split
+# anywhere: a config belongs to the process writing it, commands are never
+# swallowed, a name is a name wherever a write splits it.  Prints "check
+# NAME ok|FAIL" lines, as control.sh.
+. /tests/lib.sh
+state() { sed -n 's/^state: //p' /proc/kft; }
+config() { sed -n '/^config:/,/^end/p' /proc/kft; }
+# in_pieces N FILE: FILE to /proc/kft in writes of N bytes, one open file.
+in_pieces() { dd if="$2" of=/proc/kft bs="$1" 2>/dev/null; }
+small="new
+trigger start entry ${SYS}sched_yield
+trigger stop exit ${SYS}sched_yield
+end"
+
+# Another process's command while this shell's config is half written:
+# carried out at once, and the config goes on (before: swallowed into it).
+echo "$small" > /proc/kft
+echo new > /proc/kft
+echo "trigger start entry ${SYS}sched_yield" > /proc/kft
+check other-prime-carried-out sh -c 'echo prime > /proc/kft && cat /proc/kft | grep -q "state: primed"'
+check other-stop-carried-out sh -c 'echo stop > /proc/kft && cat /proc/kft | grep -q "state: complete"'
+# Another process's statements are not someone else's config's.
+check other-statement-refused sh -c '! echo "filter noints" > /proc/kft'
+printf "trigger stop exit ${SYS}sched_yield\nend\n" > /proc/kft
+check own-config-installed sh -c 'cat /proc/kft | grep -q "state: configured"'
+check own-config-whole sh -c 'cat /proc/kft | grep -q "trigger stop exit 0x" && ! cat /proc/kft | grep -q noints'
+# Its own command amid its own config: refused, not taken for a piece.
+echo new > /proc/kft
+echo prime > /proc/kft 2>/dev/null
+check own-command-refused [ $? != 0 ]
+sh -c 'echo prime > /proc/kft'	# (another process's: still carried out)
+echo new > /proc/kft	# starts over
+printf "filter mintime 5\nend\n" > /proc/kft
+check new-starts-over sh -c 'cat /proc/kft | grep -q "filter mintime 5$" && cat /proc/kft | grep -q "state: configured"'
+
+# A name that is, or begins with, "end", split by writes of every size.
+printf "new\nfilter comm end\ntrigger start entry %ssched_yield\nend\n" "$SYS" > /tmp/comm.cfg
+# Names kallsyms holds once (a name twice is ambiguous, refused).
+awk 'NF == 3 && $2 ~ /^[tT]$/ && $3 !~ /\./ { print $3 }' /proc/kallsyms | sort | uniq -u > /tmp/names
+fn=$(grep '^end_[a-z_]*$' /tmp/names | head -n 1)
+printf "new\nfilter funclist %s\n%s fend\nend\n" "$fn" "${SYS}sched_yield" > /tmp/fn.cfg
+bad=
+for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 16 17 19 23 29 31 37; do
+	in_pieces $n /tmp/comm.cfg && config | grep -q "filter comm end$" || bad="$bad comm/$n"
+	in_pieces $n /tmp/fn.cfg && config | grep -q "# $fn$" || bad="$bad fn/$n"
+done
+echo "split names ($fn): ${bad:-none wrong}"
+check end-names-split-anywhere [ -z "$bad" ]
+
+# A config whose first line is a comment; one whose end has no newline
+# (closing the file ends the word).
+check comment-first sh -c 'printf "# mine\nnew\nfilter mintime 7\nend\n" > /proc/kft && cat /proc/kft | grep -q "filter mintime 7$"'
+check end-at-close sh -c 'printf "new\nfilter mintime 9\nend" > /proc/kft && cat /proc/kft | grep -q "filter mintime 9$"'
+# A command with a NUL byte: refused, not cut at the NUL.
+echo "$small" > /proc/kft
+printf 'prime\000junk' > /tmp/nul.cmd
+check nul-command-refused sh -c '[ $(wc -c < /tmp/nul.cmd) = 10 ] && ! dd if=/tmp/nul.cmd of=/proc/kft bs=10 && cat /proc/kft | grep -q "state: configured"'
+
+# Three writers at once, each a config in 1..3-byte writes, while another
+# reads: each write succeeds, and the run is one of the three, whole.
+for w in 1 2 3; do
+	printf "new\nfilter mintime %s\nfilter comm writer%s\nlogentries %s000\nend\n" $w $w $w > /tmp/w$w.cfg
+done
+bad=
+for round in 1 2 3; do
+	for w in 1 2 3; do in_pieces $w /tmp/w$w.cfg || echo fail > /tmp/w$w.err & done
+	for i in 1 2 3 4 5; do cat /proc/kft > /dev/null; done
+	wait
+	for w in 1 2 3; do [ -e /tmp/w$w.err ] && bad="$bad write$w/$round"; rm -f /tmp/w$w.err; done
+	c=$(config)
+	w=$(echo "$c" | sed -n 's/.*filter comm writer//p')
+	echo "$c" | grep -q "filter mintime ${w}$" && echo "$c" | grep -q "logentries ${w}000" ||
+		bad="$bad mixed/$round"
+done
+echo "three writers: ${bad:-whole}"
+check three-writers-whole [ -z "$bad" ]
+
+# Big: a 1 MB config in 1,000-byte writes is linear (before: 37 s under
+# the mutex); a log too big for the guest is refused naming its size, or
+# taken, never by way of the OOM killer or a warning.
+{ echo new; i=0; while [ $i -lt 19000 ]; do echo "# padding line $i, padding padding padding padding"; i=$((i + 1)); done
+  echo "filter mintime 11"; echo end; } > /tmp/big.cfg
+t0=$(date +%s)
+in_pieces 1000 /tmp/big.cfg
+rc=$?
+t=$(( $(date +%s) - t0 ))
+echo "1 MB config in 1,000-byte writes: $(wc -c < /tmp/big.cfg) bytes, $t s"
+check big-config-pieces sh -c "[ $rc = 0 ] && [ $t -lt 20 ] && cat /proc/kft | grep -q 'filter mintime 11$'"
+printf "new logentries 16777216 end\n" > /proc/kft 2>/dev/null ||
+	cat /proc/kft | grep -q "last error: no memory for a log of 16777216 entries"
+check huge-log-refused-or-taken [ $? = 0 ]
+check no-oom-killer sh -c '! dmesg | grep -q "invoked oom-killer"'
+echo "$small" > /proc/kft
+
+# A long funclist: a command waits for no reader of /proc/kft.
+head -n 20000 /tmp/names > /tmp/long
+{ echo new; echo "filter funclist"; cat /tmp/long; echo fend; echo end; } > /tmp/long.cfg
+if cat /tmp/long.cfg > /proc/kft; then
+	echo "funclist of $(wc -l < /tmp/long) names"
+	cat /proc/kft > /dev/null &
+	t0=$(date +%s)
+	sh -c 'echo prime > /proc/kft; echo stop > /proc/kft'
+	t=$(( $(date +%s) - t0 ))
+	wait
+	echo "commands beside a reader: $t s"
+	check long-funclist-read-no-wait [ "$t" -lt 3 ]
+	check long-funclist-shown sh -c "[ \$(sed -n '/^config:/,/^end/p' /proc/kft | grep -c '^    0x') -ge $(wc -l < /tmp/long) ]"
+else
+	check long-funclist-taken false
+fi
+echo "$small" > /proc/kft

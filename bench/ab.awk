@@ -33,6 +33,7 @@ END {
 	}
 	printf "## A/B: KFT at %s (A) against the working tree (B), %s, %s, %d boots each\n\n", a, arch, cc, runs
 	print "ns per traced call: median [min-max] over the boots; B/A compares the medians."
+	print "Clock: " clock "."
 	print ""
 	print "| tracing | workload | A | B | B/A |"
 	print "|---|---|---|---|---|"

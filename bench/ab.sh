@@ -58,12 +58,12 @@ for run in $(seq 1 "$RUNS"); do
 	for k in a b; do
 		kft_log "$KFT_ARCH $cc, boot $run/$RUNS: ${k^^}"
 		dir=$out/$k-$run
-		tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$initrd" \
+		tests/lib/qemu-run.sh -s 1 -m 1G -t 900 ${KFT_BENCH_QEMU[@]+"${KFT_BENCH_QEMU[@]}"} -i "$initrd" \
 			-a "kftbench=kft kftscale=$SCALE" "$out/$k" "$dir" bench
 		awk -v k="$k" -v r="$run" '{ print k, r, $0 }' "$dir/bench.out" >> "$raw"
 	done
 done
-awk -v arch="$KFT_ARCH" -v cc="$cc" -v runs="$RUNS" \
+awk -v arch="$KFT_ARCH" -v cc="$cc" -v runs="$RUNS" -v clock="$KFT_BENCH_CLOCK" \
     -v a="$(git rev-parse --short "$rev")" -f bench/stats.awk -f bench/ab.awk "$raw" \
 	> "$out/ab-$KFT_ARCH-$cc.md"
 cat "$out/ab-$KFT_ARCH-$cc.md"

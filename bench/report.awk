@@ -48,7 +48,8 @@ END {
 	}
 	printf "# KFT benchmark, %s, %s\n\n", arch, cc == "clang" ? "Clang (LLVM=1)" : "GCC"
 	printf "Kernels: tinyconfig-based reference config, %s, %s, Linux %s; QEMU without KVM, 1 CPU; %d boots each.\n", arch, cc, kver, runs
-	printf "Values: median [min-max] over the boots.  Ratios compare medians measured in this run.\n\n"
+	printf "Values: median [min-max] over the boots.  Ratios compare medians measured in this run.\n"
+	printf "Clock: %s.\n\n", clock
 
 	printf "## Boot: kernel start to the first user program (s)\n\n"
 	printf "| kernel | time | ratio to vanilla | spread |\n|---|---|---|---|\n"

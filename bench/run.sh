@@ -15,6 +15,11 @@
 # and the host tools' throughput.  QEMU emulates without KVM here, so only
 # ratios measured in the same run mean anything.
 #
+# The three kernels' configs must differ only in the tracer
+# (bench/configs.sh).  BENCH_ICOUNT=1 times the boots in instruction time
+# (QEMU's -icount: deterministic, one boot enough) instead of QEMU's wall
+# clock.
+#
 # Environment: RUNS (default 5), SCALE (workload iterations, default 3),
 # BENCH_CC (gcc, clang, or both: "gcc clang", whose boots then alternate
 # in one run and get a table side by side; default gcc), BUILD;
@@ -42,6 +47,8 @@ for KFT_ARCH in $arches; do
 		for v in vanilla kft ftrace; do
 			kdir[$v-$cc]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
 		done
+		bench/configs.sh "${kdir[vanilla-$cc]}" "${kdir[kft-$cc]}" "${kdir[ftrace-$cc]}" ||
+			kft_die "$KFT_ARCH $cc: the bench's kernels must differ only in the tracer"
 	done
 	initrd=$out/initramfs-$KFT_ARCH.cpio.gz
 	tests/lib/initramfs.sh "$initrd"
@@ -51,7 +58,7 @@ for KFT_ARCH in $arches; do
 				case $v in vanilla) mode=none ;; *) mode=$v ;; esac
 				kft_log "$KFT_ARCH $cc boot $run/$RUNS: $v"
 				dir=$out/$KFT_ARCH/$cc-$v-$run
-				tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$initrd" \
+				tests/lib/qemu-run.sh -s 1 -m 1G -t 900 ${KFT_BENCH_QEMU[@]+"${KFT_BENCH_QEMU[@]}"} -i "$initrd" \
 					-a "kftbench=$mode kftscale=$SCALE" "${kdir[$v-$cc]}" "$dir" bench
 				awk -v k="$v" -v r="$run" '{ print k, r, $0 }' "$dir/bench.out" >> "$out/raw-$KFT_ARCH-$cc.txt"
 			done
@@ -95,7 +102,7 @@ done
 {
 	for a in $arches; do
 		for cc in $ccs; do
-			awk -v arch="$a" -v runs="$RUNS" -v cc="$cc" -v kver="$KFT_KVER" -f bench/stats.awk -f bench/report.awk "$out/raw-$a-$cc.txt"
+			awk -v arch="$a" -v runs="$RUNS" -v clock="$KFT_BENCH_CLOCK" -v cc="$cc" -v kver="$KFT_KVER" -f bench/stats.awk -f bench/report.awk "$out/raw-$a-$cc.txt"
 			echo
 		done
 		# Both compilers' kernels idle, from the same run.

@@ -41,6 +41,7 @@ END {
 					add("cost " k " " wl[i], (traced[k, r, wl[i]] - idle[k, r, wl[i]]) / calls[r, wl[i]])
 			}
 	printf "## The steps of a traced call (%s, %s, medians of %d boots)\n\n", arch, cc == "clang" ? "Clang" : "GCC", runs
+	printf "Clock: %s.\n\n", clock
 	printf "| the hooks do | getppid ns/call | open | fork | getppid x vanilla | open | fork |\n"
 	printf "|---|---|---|---|---|---|---|\n"
 	printf "| (not called: no run armed) | | | |"

@@ -40,17 +40,17 @@ for KFT_ARCH in ${BENCH_ARCHES:-x86_64}; do
 			kft_log "$KFT_ARCH $cc steps, boot $run/$RUNS: ${k/#[0-9]/step $k}"
 			dir=$out/$KFT_ARCH/$cc-$k-$run
 			if [ "$k" = vanilla ]; then
-				tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$initrd" \
+				tests/lib/qemu-run.sh -s 1 -m 1G -t 900 ${KFT_BENCH_QEMU[@]+"${KFT_BENCH_QEMU[@]}"} -i "$initrd" \
 					-a "kftbench=none kftscale=$SCALE" "$vanilla" "$dir" bench
 			else
-				tests/lib/qemu-run.sh -s 1 -m 1G -t 900 -i "$initrd" \
+				tests/lib/qemu-run.sh -s 1 -m 1G -t 900 ${KFT_BENCH_QEMU[@]+"${KFT_BENCH_QEMU[@]}"} -i "$initrd" \
 					-a "kftbench=kft kftscale=$SCALE kft_bench_step=$k" \
 					"$steps" "$dir" bench
 			fi
 			awk -v k="$k" -v r="$run" '{ print k, r, $0 }' "$dir/bench.out" >> "$raw"
 		done
 	done
-	awk -v arch="$KFT_ARCH" -v cc="$cc" -v runs="$RUNS" -f bench/stats.awk -f bench/steps.awk "$raw" \
+	awk -v arch="$KFT_ARCH" -v cc="$cc" -v runs="$RUNS" -v clock="$KFT_BENCH_CLOCK" -f bench/stats.awk -f bench/steps.awk "$raw" \
 		> "$out/steps-$KFT_ARCH-$cc.md"
 	cat "$out/steps-$KFT_ARCH-$cc.md"
 done

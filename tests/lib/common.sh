@@ -31,6 +31,20 @@ kft_noboot_args() {
 	return 0
 }
 
+# The benchmarks' clock.  BENCH_ICOUNT=1 boots under QEMU's instruction
+# counting (qemu-run.sh -I): guest time is instruction time, one
+# instruction a nanosecond, the same on every run and host, so one boot
+# is enough and ratios compare across runs; otherwise the wall clock of
+# QEMU's emulation, which moves with the host's load.  KFT_BENCH_QEMU:
+# qemu-run.sh's options; KFT_BENCH_CLOCK: the reports' label.
+if [ "${BENCH_ICOUNT:-0}" = 1 ]; then
+	KFT_BENCH_QEMU=(-I)
+	KFT_BENCH_CLOCK="instruction time (QEMU -icount shift=0,sleep=off: 1 instruction = 1 ns, deterministic)"
+else
+	KFT_BENCH_QEMU=()
+	KFT_BENCH_CLOCK="wall clock of QEMU's emulation (moves with the host and its load)"
+fi
+
 # kft_timing KIND NAME SECONDS [DETAIL]: a row of the test run's timing
 # table (KFT_TIMING, set by tests/run.sh, which prints the table).
 kft_timing() {

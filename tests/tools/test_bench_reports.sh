@@ -26,16 +26,28 @@ tap_tmpdir
 	done
 	echo "b 4 result kft-all getppid 9999 60000 600000 0 24"
 } > "$tmp/raw.txt"
-awk -v arch=x86_64 -v cc=gcc -v runs=3 -v a=abc1234 -f bench/stats.awk -f bench/ab.awk \
+awk -v arch=x86_64 -v cc=gcc -v runs=3 -v a=abc1234 -v clock="instruction time" -f bench/stats.awk -f bench/ab.awk \
 	"$tmp/raw.txt" > "$tmp/ab.md"
 rc=$?
 sed 's/^/# /' "$tmp/ab.md"
-[ $rc -eq 0 ] && grep -qF 'KFT at abc1234 (A) against the working tree (B), x86_64, gcc, 3 boots each' "$tmp/ab.md"
-ok $? "ab.awk: the table names the revision, architecture, compiler and boots"
+[ $rc -eq 0 ] && grep -qF 'KFT at abc1234 (A) against the working tree (B), x86_64, gcc, 3 boots each' "$tmp/ab.md" &&
+	grep -qxF 'Clock: instruction time.' "$tmp/ab.md"
+ok $? "ab.awk: the table names the revision, architecture, compiler, boots and clock"
 grep -qxF '| every call logged | getppid | 12 [10-20] | 9 [8-30] | 0.750 |' "$tmp/ab.md"
 ok $? "ab.awk: logged calls - medians, spreads and B/A from the boots"
 grep -qxF '| filter mintime 100, (nearly) every call dropped | getppid | 5 [5-5] | 5 [5-5] | 1.000 |' "$tmp/ab.md"
 ok $? "ab.awk: dropped calls, per call of the run that logs every call"
 [ "$(grep -c '^| ' "$tmp/ab.md")" -eq 3 ] && ! ls "$repo"/0 2>/dev/null
 ok $? "ab.awk: a header and no row for a workload without data; no stray output file"
+# bench/configs.sh: the bench's kernels may differ only in the tracer.
+mkdir -p "$tmp/vanilla" "$tmp/ftrace" "$tmp/debug"
+printf 'CONFIG_SMP=y\nCONFIG_FTRACE=y\n' > "$tmp/vanilla/.config"
+printf 'CONFIG_SMP=y\nCONFIG_FTRACE=y\nCONFIG_FUNCTION_TRACER=y\nCONFIG_TRACING=y\nCONFIG_RING_BUFFER=y\nCONFIG_DYNAMIC_FTRACE_WITH_ARGS=y\n' > "$tmp/ftrace/.config"
+cp "$tmp/ftrace/.config" "$tmp/debug/.config"
+printf 'CONFIG_DEBUG_FS=y\nCONFIG_SCHED_DEBUG=y\n' >> "$tmp/debug/.config"
+bench/configs.sh "$tmp/vanilla" "$tmp/ftrace"
+ok $? "configs.sh: the tracer and what it selects are the only differences: accepted"
+bench/configs.sh "$tmp/vanilla" "$tmp/ftrace" "$tmp/debug" 2> "$tmp/configs.err"
+[ $? -eq 1 ] && grep -q 'debug differs from vanilla in more than the tracer: CONFIG_DEBUG_FS CONFIG_SCHED_DEBUG$' "$tmp/configs.err"
+ok $? "configs.sh: DEBUG_FS and the SCHED_DEBUG it pulls in are refused, named"
 tap_done

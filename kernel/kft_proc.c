@@ -409,6 +409,8 @@ static int kft_status_open(struct inode *inode, struct file *file)
 	const char *cfg;
 	size_t size = 0;
 
+	if (!(file->f_mode & FMODE_READ))
+		return single_open(file, kft_status_show, NULL);
 	/* The config's text is made here, without the mutex, and sized for. */
 	mutex_lock(&kft_mutex);
 	run = kft_run_get();

@@ -36,8 +36,9 @@ check new-starts-over sh -c 'cat /proc/kft | grep -q "filter mintime 5$" && cat 
 
 # A name that is, or begins with, "end", split by writes of every size.
 printf "new\nfilter comm end\ntrigger start entry %ssched_yield\nend\n" "$SYS" > /tmp/comm.cfg
-# Names kallsyms holds once (a name twice is ambiguous, refused).
-awk 'NF == 3 && $2 ~ /^[tT]$/ && $3 !~ /\./ { print $3 }' /proc/kallsyms | sort | uniq -u > /tmp/names
+# Functions whose name kallsyms holds once (twice is ambiguous, refused).
+awk 'NF == 3 { n[$3]++; if ($2 ~ /^[tT]$/) t[$3] = 1 }
+	END { for (k in t) if (n[k] == 1 && k !~ /[.]/) print k }' /proc/kallsyms | sort > /tmp/names
 fn=$(grep '^end_[a-z_]*$' /tmp/names | head -n 1)
 printf "new\nfilter funclist %s\n%s fend\nend\n" "$fn" "${SYS}sched_yield" > /tmp/fn.cfg
 bad=

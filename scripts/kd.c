@@ -159,7 +159,8 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 		 * one as the interrupt's.  Only such a call waits a line.
 		 */
 		if (have) {
-			if (next.irq && !next.rewound && next.caller_fn == c.fn)
+			if (next.irq && next.legacy && !next.rewound &&
+			    next.caller_fn == c.fn)
 				c.irq = true;
 			add_call(kd, t, &r, &c);
 			have = false;

@@ -134,6 +134,8 @@ void kft_log_close(struct kft_log_reader *r)
 			r->path, r->warnings, r->skipped);
 	free(r->buf);
 	r->buf = NULL;
+	free(r->sites);
+	r->sites = NULL;
 }
 
 void kft_log_warn(struct kft_log_reader *r, const char *what)
@@ -276,6 +278,84 @@ static uint32_t function_id(struct kft_log_reader *r, const char *tok)
 	return kft_name_id(r->names, tok, plus - tok);
 }
 
+/*
+ * The length of a name less GCC's ".cold" or ".cold.N" suffix: code moved
+ * out of a function (cold paths) calls from there, but is that function.
+ */
+static size_t without_cold(const char *s, size_t len)
+{
+	size_t n = len;
+
+	while (n && s[n - 1] >= '0' && s[n - 1] <= '9')
+		n--;
+	if (n < len) {
+		if (!n || s[n - 1] != '.')
+			return len;
+		n--;
+	}
+	if (n > 5 && !memcmp(s + n - 5, ".cold", 5))
+		return n - 5;
+	return len;
+}
+
+/*
+ * The function a CALLER column names: name, name+0xoff, name+0xoff[mod],
+ * or a 0x address the symbol table holds.  None (KFT_CALLER_UNKNOWN) for
+ * an address it does not, and for a column that is no name at all: 0, a
+ * number, a bare address (8 hex digits or more, as KFI wrote them).
+ */
+static uint32_t caller_id(struct kft_log_reader *r, const char *tok)
+{
+	const char *p;
+	bool letter = false, hex = true;
+
+	if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
+		uint64_t off, addr = strtoull(tok, NULL, 16);
+		const struct kft_sym *s = r->st ?
+			kft_symtab_find(r->st, addr, &off) : NULL;
+
+		if (!s)
+			return KFT_CALLER_UNKNOWN;
+		return kft_name_id(r->names, s->name,
+				   without_cold(s->name, s->name_len));
+	}
+	for (p = tok; *p; p++) {
+		if (p[0] == '+' && p[1] == '0' && p[2] == 'x')
+			break;
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    *p == '_')
+			letter = true;
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f') ||
+		      (*p >= 'A' && *p <= 'F')))
+			hex = false;
+	}
+	if (!letter || (hex && *p == '\0' && p - tok >= 8))
+		return KFT_CALLER_UNKNOWN;
+	return kft_name_id(r->names, tok, without_cold(tok, p - tok));
+}
+
+/*
+ * caller_id() by the call site's hash, from a cache: a log's lines come
+ * from a few call sites mostly, and kd reads millions of them.
+ */
+#define SITE_CACHE	16384
+
+static uint32_t cached_caller_id(struct kft_log_reader *r, const char *tok,
+				 uint64_t site)
+{
+	struct kft_site_fn *e;
+
+	if (!r->sites)
+		r->sites = xcalloc(SITE_CACHE, sizeof(*r->sites));
+	e = &r->sites[(site ^ site >> 32) & (SITE_CACHE - 1)];
+	if (e->gen != r->sites_gen + 1 || e->site != site) {
+		e->site = site;
+		e->fn = caller_id(r, tok);
+		e->gen = r->sites_gen + 1;
+	}
+	return e->fn;
+}
+
 /* FNV-1a of a call site as the log writes it (0xaddr, or name+0xoff). */
 static uint64_t site_hash(const char *tok)
 {
@@ -348,8 +428,7 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 	c->site = site_hash(tok[4]);
 	c->irq = c->pid < 0;
 	c->legacy = n < 6;
-	/* Which function an interrupt's call came from: see kd_analyse(). */
-	c->caller_fn = c->legacy && c->irq ? function_id(r, tok[4]) : UINT32_MAX;
+	c->caller_fn = cached_caller_id(r, tok[4], c->site);
 	c->line = r->lineno;
 	return true;
 }
@@ -396,6 +475,7 @@ static bool console_line(struct kft_log_reader *r, char **line, size_t *len)
 
 bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 {
+	int64_t bias;
 	ssize_t got;
 	size_t len;
 	char *line;
@@ -414,8 +494,11 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		}
 		if (memchr(line, '\0', len))
 			continue;	/* a header line: nothing to misread */
+		bias = r->st ? r->st->bias : 0;
 		if (kft_log_header_line(line, r->st))
 			r->in_data = true;
+		if (r->st && r->st->bias != bias)
+			r->sites_gen++;	/* addresses name other functions */
 	}
 	if (ferror(r->f)) {
 		fprintf(stderr, "%s: %s\n", r->path, strerror(errno));

@@ -28,8 +28,15 @@ struct kft_call {
 	bool rewound;		/* earlier than the line before: a new run */
 	bool irq;		/* interrupt context (pid -1, or see kd.c) */
 	bool legacy;		/* the original's 5 columns: no CPU column */
-	uint32_t caller_fn;	/* legacy irq lines: the CALLER's name id */
+	/*
+	 * The function the CALLER column names (the call site's function,
+	 * a .cold part as its function), as a name id; KFT_CALLER_UNKNOWN
+	 * when it names none: an address no symbol holds, 0, a number.
+	 */
+	uint32_t caller_fn;
 };
+
+#define KFT_CALLER_UNKNOWN	UINT32_MAX
 
 /* Interned function names: ids are dense, from 0. */
 struct kft_names {
@@ -46,6 +53,12 @@ struct kft_names {
 uint32_t kft_name_id(struct kft_names *nt, const char *s, size_t len);
 void kft_names_free(struct kft_names *nt);
 
+struct kft_site_fn {
+	uint64_t site;
+	uint32_t fn;
+	uint32_t gen;			/* valid while the reader's */
+};
+
 struct kft_log_reader {
 	FILE *f;
 	const char *path;
@@ -61,6 +74,8 @@ struct kft_log_reader {
 	bool decimals;			/* entry times have decimals */
 	bool quiet;
 	struct kft_console console;	/* a console capture's dump */
+	struct kft_site_fn *sites;	/* caller names by call site, cached */
+	uint32_t sites_gen;		/* new symbol table offset: new cache */
 	char *buf;
 	size_t cap;
 };

@@ -5,14 +5,16 @@
  * the end of the log.  Closing a call adds its time to its caller's
  * callee time, so local time = duration - time in callees.
  *
- * Why not match callers by name, as the original kd did: a function calls
- * many others and is called from many places, and interrupts and other
- * tasks interleave in the log; only the task (or, in an interrupt, the
- * CPU) and the time window say reliably who was running.
+ * Who was running comes from the task (or, in an interrupt, the CPU) and
+ * the time window: a function calls many others and is called from many
+ * places, and interrupts and other tasks interleave in the log, so names
+ * alone cannot say it (the original kd matched callers by name only).  Who
+ * called whom is the call site's to say: see call_site_parent().
  *
  * A call whose exit the run never saw (-1) returned, at the latest, when
- * its caller did; with no caller that returned, it holds every later call
- * of its context, unless the same call site calls the same function again
+ * its caller did, or when a later call's call site says so; with no
+ * caller that returned, it holds every later call of its context, unless
+ * the same call site calls the same function again
  * (a log of repeated runs: autorepeat, or runs put end to end), or more of
  * them pile up than a kernel stack holds (left open by many runs).  So a
  * context's stack holds only calls that can still be open, and the work
@@ -39,6 +41,15 @@
  * writes per call (indentation, stacks) stays bounded.
  */
 #define DEPTH_MAX 2048
+/*
+ * How far down a stack the call site's function is looked for.  A caller
+ * is the enclosing call, or a few below it (calls whose exit the log did
+ * not see, a helper inlined into the caller): a bounded search costs
+ * nothing on the calls whose caller encloses them, and stays linear on
+ * any log; a per-function index of open calls would cost every call an
+ * update.  A caller further down than this is taken as not open.
+ */
+#define SEARCH_MAX 128
 
 static void push(struct kft_stack *s, int32_t i)
 {
@@ -121,9 +132,11 @@ static void grow_cpus(struct kft_tree *t, int32_t cpu)
 	t->ncpus = cpu + 1;
 	t->irq = xrealloc(t->irq, t->ncpus * sizeof(*t->irq));
 	t->cpu_task = xrealloc(t->cpu_task, t->ncpus * sizeof(*t->cpu_task));
+	t->irq_last = xrealloc(t->irq_last, t->ncpus * sizeof(*t->irq_last));
 	for (i = n; i < t->ncpus; i++) {
 		memset(&t->irq[i], 0, sizeof(t->irq[i]));
 		t->cpu_task[i] = -1;
+		t->irq_last[i] = false;
 	}
 }
 
@@ -214,10 +227,146 @@ static void close_stale(struct kft_tree *t, struct kft_stack *s,
 	}
 }
 
+/* Note that fn is a function the log shows calls of. */
+static void set_logged(struct kft_tree *t, uint32_t fn)
+{
+	if (fn >= t->nlogged) {
+		uint32_t n = t->nlogged ? t->nlogged : 1024;
+
+		while (n <= fn)
+			n *= 2;
+		t->logged = xrealloc(t->logged, n);
+		memset(t->logged + t->nlogged, 0, n - t->nlogged);
+		t->nlogged = n;
+	}
+	t->logged[fn] = 1;
+}
+
+static bool is_logged(const struct kft_tree *t, uint32_t fn)
+{
+	return fn < t->nlogged && t->logged[fn];
+}
+
+/* The position on s of the innermost open call of fn, or -1. */
+static int64_t find_open(const struct kft_tree *t, const struct kft_stack *s,
+			 uint32_t fn)
+{
+	uint32_t k, low = s->n > SEARCH_MAX ? s->n - SEARCH_MAX : 0;
+
+	for (k = s->n; k > low; k--)
+		if (t->nodes[s->idx[k - 1]].c.fn == fn)
+			return k - 1;
+	return -1;
+}
+
+/* Inlined into inlined into ...: how far up inlined_call() looks. */
+#define INLINE_MAX 8
+
+/*
+ * Was c, called from want inside open call i's window, made by i's code
+ * all the same?  GCC logs a function it inlined into another, but its
+ * call site (the return address) is the other's: the calls the inlined
+ * code makes are logged as called from the function it is inlined into,
+ * the inlined function as called from that one's caller.  So yes if i
+ * (whose window is the log's: it has a duration) was called from want
+ * too, or if i is inlined into a caller (called from that one's caller,
+ * and so on up) that is want.
+ */
+static bool inlined_call(const struct kft_tree *t, int32_t i, uint32_t want)
+{
+	const struct kft_node *p = &t->nodes[i];
+	int d;
+
+	if (p->c.delta < 0)
+		return false;
+	if (p->c.caller_fn == want)
+		return true;
+	for (d = 0; d < INLINE_MAX && p->parent >= 0; d++) {
+		const struct kft_node *q = &t->nodes[p->parent];
+
+		if (p->c.caller_fn == KFT_CALLER_UNKNOWN ||
+		    p->c.caller_fn != q->c.caller_fn)
+			return false;
+		if (q->c.fn == want)
+			return true;
+		p = q;
+	}
+	return false;
+}
+
+/*
+ * The call site decides who called c.  parent is the call c ran inside
+ * (the innermost open call of its context); c's caller is the function
+ * its call site is in.  If parent is not that function, c is not its
+ * callee, and its caller is the innermost open call of that function: on
+ * c's stack (the calls above it there are calls whose exit the log did
+ * not see, and had returned: they are closed, if they all are such), or,
+ * for a task's call, on its CPU's interrupt stack, where the task's pid
+ * was logged for work an interrupt did on its way out (softirqs in the
+ * original KFT's logs); c then goes on that stack.  The time window keeps
+ * deciding when the call site cannot:
+ *  - it names no function (an address no symbol holds, 0);
+ *  - parent's code made the call, inlined into c's caller (see
+ *    inlined_call());
+ *  - c's caller is no open call and the log has no call of it: notrace
+ *    or assembly code (__schedule(), __switch_to_asm), or filtered out;
+ *    the log cannot show it, so cannot show it absent.  Unless c is its
+ *    task's first call on its CPU after an interrupt there returned:
+ *    then c came from the interrupt's way out, as a preemption does
+ *    (preempt_schedule_irq(), from the entry code).
+ * Otherwise c's caller is not open in its context: it ran inside parent
+ * but for someone else, as an interrupt does; *foreign says so.  Returns
+ * the parent; *dest is the stack c goes on.
+ */
+static int32_t call_site_parent(struct kft_tree *t, const struct kft_call *c,
+				int32_t cpu, struct kft_stack *own,
+				int32_t parent, struct kft_stack **dest,
+				bool *foreign)
+{
+	uint32_t want = c->caller_fn;
+	struct kft_stack *irq = c->irq ? NULL : &t->irq[cpu];
+	int64_t k, x = -1;
+
+	*dest = own;
+	*foreign = false;
+	if (want == KFT_CALLER_UNKNOWN)
+		return parent;
+	if (parent >= 0 && (t->nodes[parent].c.fn == want ||
+			    inlined_call(t, parent, want)))
+		return parent;
+	k = find_open(t, own, want);
+	if (irq && irq->n) {
+		unwind_stack(t, irq, c->entry);
+		x = find_open(t, irq, want);
+	}
+	if (x >= 0 && (k < 0 || t->nodes[irq->idx[x]].c.entry >
+			t->nodes[own->idx[k]].c.entry)) {
+		*dest = irq;
+		return irq->idx[x];
+	}
+	if (k >= 0) {
+		uint32_t j;
+
+		for (j = k + 1; j < own->n; j++)
+			if (t->nodes[own->idx[j]].c.delta != KFT_DELTA_OPEN)
+				break;
+		/* (Not under an interrupt still open: it nests in them.) */
+		if (j == own->n && !(irq && irq->n))
+			while (own->n > k + 1)
+				close_node(t, own->idx[--own->n]);
+		return own->idx[k];
+	}
+	if (parent >= 0 && (is_logged(t, want) ||
+			    (irq && t->irq_last[cpu] && !irq->n)))
+		*foreign = true;
+	return parent;
+}
+
 void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 {
-	struct kft_stack *own, *running = NULL;
+	struct kft_stack *own, *dest, *running = NULL;
 	int32_t i, parent, task, cpu = c->cpu < 0 ? 0 : c->cpu;
+	bool own_tree = false, foreign = false;
 	struct kft_node *n;
 
 	if (t->nfree) {
@@ -243,11 +392,13 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		own = &t->irq[cpu];
 		unwind(t, own, c->entry);
 		close_stale(t, own, c);
-		parent = own->n ? top(own) : (running ? top(running) : -1);
 		/*
-		 * The original kd left an interrupt's time in the call it
-		 * interrupted; its logs' Local times are read the same way.
+		 * An interrupt: a tree of its own, inside the call it
+		 * interrupted.  The original kd left an interrupt's time in
+		 * that call; its logs' Local times are read the same way.
 		 */
+		own_tree = !own->n;
+		parent = own->n ? top(own) : (running ? top(running) : -1);
 		if (!own->n && c->legacy)
 			parent = -1;
 	} else {
@@ -272,6 +423,12 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		if (t->irq[cpu].n)
 			unwind(t, &t->irq[cpu], c->entry);
 	}
+	dest = own;
+	if (!own_tree)
+		parent = call_site_parent(t, c, cpu, own, parent, &dest, &foreign);
+	/* Someone else's call: a tree of its own, as an interrupt is. */
+	if (foreign && c->legacy)
+		parent = -1;
 	n = &t->nodes[i];
 	n->parent = parent;
 	/* A call that never returned did so when its caller did, if that did. */
@@ -281,7 +438,7 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		n->end = c->entry;
 	else
 		n->end = c->entry + c->delta;
-	if (parent < 0 || c->irq != t->nodes[parent].c.irq) {
+	if (parent < 0 || own_tree || foreign) {
 		n->tree = i;		/* a tree of its own: task or interrupt */
 		n->depth = 0;
 	} else if (t->nodes[parent].depth + 1 >= DEPTH_MAX) {
@@ -295,10 +452,12 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 	n->next = -1;
 	if (t->on_add)
 		t->on_add(t->priv, t, i);
+	set_logged(t, c->fn);
+	t->irq_last[cpu] = c->irq;
 	if (c->delta == KFT_DELTA_STACK)
 		close_node(t, i);	/* a marker: no callees */
 	else
-		push(own, i);
+		push(dest, i);
 }
 
 void kft_tree_finish(struct kft_tree *t)
@@ -326,7 +485,9 @@ void kft_tree_free(struct kft_tree *t)
 	free(t->task_slots);
 	free(t->irq);
 	free(t->cpu_task);
+	free(t->irq_last);
 	free(t->free_nodes);
+	free(t->logged);
 	free(t->nodes);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Rebuild who called whom from a KFT log: the calls come in entry order,
- * and a call's caller is the innermost open call of the same task; a call
- * in interrupt context (pid -1) nests in whatever was running on its CPU.
+ * and a call's caller is the innermost open call of the same task whose
+ * function its call site is in (see calltree.c); a call in interrupt
+ * context (pid -1) nests in whatever was running on its CPU, a tree of
+ * its own, and so does a call that no open call made.
  * Time other tasks ran on the CPU inside a call is counted as off-CPU, and
  * so is the context switch function's own time: a task that calls it is
  * switched out until it returns.  In a log filtered by duration the other
@@ -15,7 +17,8 @@
 
 struct kft_node {
 	struct kft_call c;
-	int32_t parent;		/* node index, -1 for none */
+	int32_t parent;		/* its caller; for an interrupt, or a call no
+				 * open call made, the one it ran in; -1 */
 	int32_t tree;		/* index of the root of its display tree */
 	uint32_t depth;		/* within its display tree */
 	int32_t next;		/* free for the caller: kd links a tree's calls */
@@ -43,9 +46,12 @@ struct kft_tree {
 	uint32_t task_nslots;
 	struct kft_stack *irq;
 	int32_t *cpu_task;	/* per CPU: the task last seen there, or -1 */
+	bool *irq_last;		/* per CPU: its last call was an interrupt's */
 	uint32_t ncpus;
 	uint32_t switch_fn;	/* name id of __switch_to, or UINT32_MAX */
 	uint64_t too_deep;	/* calls nested too deep, made roots */
+	uint8_t *logged;	/* by name id: the log has calls of it */
+	uint32_t nlogged;
 	/*
 	 * Reuse a call's node once it is closed (and on_close has seen it):
 	 * memory then follows the calls open at once, not the log's length.

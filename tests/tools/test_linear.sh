@@ -63,6 +63,36 @@ for shape in plain open irq26 tasks; do
 		ok $? "$shape: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
 	done
 done
+# A stack N calls deep, each call from a function the log has but not open
+# (x or y, alternately): kd looks for the caller down the stack a bounded
+# way, not the whole stack each time (which took 6 s for 100,000 calls,
+# and 16 times that for 4x as many).
+deepsite() {	# deepsite CALLS
+	awk -v n="$1" 'BEGIN {
+		print "------------ ------------ ------ -------- -------- ----"
+		print "0 1 1 x start 0"
+		print "1 1 1 y start 0"
+		for (i = 1; i <= n; i++)
+			printf "%d %d 1 f%d %s+0x10 0\n", 10 + i, 4 * n - 2 * i, i % 7, i % 2 ? "x" : "y"
+	}'
+}
+for n in "$N" $((4 * N)); do
+	deepsite "$n" > "$tmp/deepsite-$n.log"
+done
+for mode in summary tree tree-i folded; do
+	t=()
+	for n in "$N" $((4 * N)); do
+		case $mode in
+		summary) set -- "$B/kd" "$tmp/deepsite-$n.log" ;;
+		tree)    set -- "$B/kd" -c "$tmp/deepsite-$n.log" ;;
+		tree-i)  set -- "$B/kd" -c -i "$tmp/deepsite-$n.log" ;;
+		folded)  set -- "$B/kd" --folded "$tmp/deepsite-$n.log" ;;
+		esac
+		t+=("$(cpu "$@")")
+	done
+	awk -v a="${t[0]}" -v b="${t[1]}" 'BEGIN { exit !(b < 8 * (a > 0.1 ? a : 0.1)) }'
+	ok $? "calls from callers not open, $N deep: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
+done
 # A boot of N/10 initcalls, each a distinct function with ten calls inside
 # and one inside the next (nested initcalls, as module loading makes):
 # --boot and --boot --diff.

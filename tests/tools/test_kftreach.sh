@@ -1,0 +1,152 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts/kftsites --reach (ASan/UBSan build), the kernel build's check that
+# KFT's hooks reach no instrumented code: on objects built like vmlinux.o
+# (ld -r) for x86_64, arm64, riscv64 and arm (ARM and Thumb-2), with GCC
+# and Clang, hooks that reach only uninstrumented code pass, and hooks that
+# reach an instrumented function - through a call to another object, a
+# tail call, a static function of their own file (called without a
+# relocation: the assembler resolved it, but on riscv64), an alternative's
+# replacement - fail naming the path; --stop checks a function but does
+# not follow its calls, --allow lets one be reached; and the instructions
+# --reach decodes are objdump's, branch targets too, on the tools' own code
+# built for each.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+KS=${BUILD:-build}/asan/kftsites
+src=tests/tools/kftreach
+tap_tmpdir
+
+# reach NAME EXPECTED-STATUS [KFTSITES-OPTIONS...] OBJECT: --reach's exit
+# status; its messages in $tmp/out and $tmp/err.
+reach() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$KS" --reach -v "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] && ! grep -q 'Sanitizer\|runtime error' "$tmp/err"
+	ok $? "$name (exit $rc)"
+}
+
+# path PATTERN: the failure names the path (an extended regex).
+path() {
+	grep -Eq "^  __cyg_profile_func_(enter|exit) -> $1\$" "$tmp/err"
+	ok $? "$label: the path is named ($(sed -n 2p "$tmp/err" | sed 's/^ *//'))"
+}
+
+# machine LABEL ARCH CC OBJDUMP LD INSTRUMENT [CFLAGS...]: CC may hold
+# options (clang --target=...); INSTRUMENT is the kernel's instrumentation.
+machine() {
+	local label=$1 a=$2 cc=$3 objdump=$4 ld=$5 inst=$6 c f o
+	shift 6
+	if ! command -v "${cc%% *}" > /dev/null || ! command -v "$objdump" > /dev/null; then
+		ok 1 "$label: ${cc%% *} and $objdump are installed (make deps)"
+		return
+	fi
+	o=$tmp/$a-$RANDOM
+	mkdir -p "$o"
+	$cc -O2 "$@" -c "$src/helpers.c" -o "$o/helpers.o" &&
+		$cc -O2 "$@" "$inst" -c "$src/prog.c" -o "$o/prog.o"
+	ok $? "$label: the uninstrumented helpers and the instrumented program compile"
+	for c in CLEAN CROSS TAIL STATIC POINTER ${ALT:+ALT} SELF; do
+		if [ "$c" = SELF ]; then
+			f="-DSELF -DCASE_CLEAN=1"
+		else
+			f="-DCASE_$c=1"
+		fi
+		# shellcheck disable=SC2086
+		if ! $cc -O2 "$@" "$inst" $f -c "$src/hooks.c" -o "$o/hooks-$c.o" ||
+		   ! $ld -r -o "$o/$c.o" "$o/hooks-$c.o" "$o/helpers.o" "$o/prog.o"; then
+			ok 1 "$label: $c builds"
+		fi
+	done
+	reach "$label: hooks that reach only uninstrumented code pass" 0 "$o/CLEAN.o"
+	grep -q '^  helper_clean <- helper_tail_clean$' "$tmp/out" &&
+		grep -q '^  helper_tail_clean <- note' "$tmp/out" &&
+		grep -Eq '^  clean[.a-z0-9]* <- note' "$tmp/out"
+	ok $? "$label: -v lists what they reach: another object's helper, its tail call, a static function"
+	reach "$label: a call to an instrumented function in another object fails" 1 "$o/CROSS.o"
+	path 'note[.a-z0-9]* -> helper_calls_work -> work'
+	reach "$label: a tail call (jump) to an instrumented function fails" 1 "$o/TAIL.o"
+	path 'note[.a-z0-9]* -> helper_tail_work -> work'
+	reach "$label: an instrumented static function of the hooks' own file fails" 1 "$o/STATIC.o"
+	path 'note[.a-z0-9]* -> count[.a-z0-9]*'
+	if [ -n "${ALT:-}" ]; then
+		reach "$label: an alternative's replacement that calls an instrumented function fails" 1 "$o/ALT.o"
+		path 'note[.a-z0-9]* -> work'
+	fi
+	reach "$label: hooks that are instrumented themselves fail" 1 "$o/SELF.o"
+	grep -Eq '^  __cyg_profile_func_(enter|exit)$' "$tmp/err"
+	ok $? "$label: the hook is named"
+	reach "$label: a call through a pointer is not followed" 0 "$o/POINTER.o"
+	reach "$label: --stop at the helper that calls the instrumented function: passes" 0 \
+		--stop helper_calls_work "$o/CROSS.o"
+	grep -q '^  helper_calls_work (stop) <- note' "$tmp/out" && ! grep -q '^  work' "$tmp/out"
+	ok $? "$label: -v lists it as stopped at, and nothing past it"
+	reach "$label: --stop at the instrumented function: still fails (it is checked)" 1 \
+		--stop work "$o/CROSS.o"
+	reach "$label: --allow the instrumented function: passes" 0 --allow work "$o/CROSS.o"
+	grep -q '^  work (allowed) <- helper_calls_work' "$tmp/out"
+	ok $? "$label: -v lists it as allowed"
+	reach "$label: an object without the hooks is refused" 1 "$o/prog.o"
+	grep -q "defines neither __cyg_profile_func_enter() nor __cyg_profile_func_exit()" "$tmp/err"
+	ok $? "$label: ... saying so"
+
+	# The decoder against objdump, on the tools' own code built for it.
+	for f in scripts/kft/*.c; do
+		$cc -O2 "$@" -Iscripts -c "$f" -o "$o/t-$(basename "$f" .c).o" 2>/dev/null
+	done
+	$ld -r -o "$o/tools.o" "$o"/t-*.o "$o/CLEAN.o" &&
+		"$KS" --insns "$o/tools.o" > "$o/insns.txt" &&
+		"$objdump" -dr --no-show-raw-insn "$o/tools.o" > "$o/objdump.txt" &&
+		python3 "$src/insns.py" "$a" "$o/objdump.txt" "$o/insns.txt" > "$o/cmp.txt"
+	ok $? "$label: every instruction and branch target decoded as objdump has it ($(tail -n 1 "$o/cmp.txt"))"
+	sed 's/^/# /' "$o/cmp.txt" | head -n 11
+	rm -rf "$o"
+}
+
+# The kernel's instrumentation: GCC's, and Clang's after inlining.
+gcc_i=-finstrument-functions
+clang_i=-finstrument-functions-after-inlining
+# ALT: the machine has the kernel's alternatives (not 32-bit arm).
+ALT=1 machine "x86_64 gcc" x86_64 gcc objdump ld $gcc_i
+ALT=1 machine "x86_64 clang" x86_64 clang objdump ld $clang_i
+ALT=1 machine "arm64 gcc" arm64 aarch64-linux-gnu-gcc aarch64-linux-gnu-objdump aarch64-linux-gnu-ld $gcc_i
+ALT=1 machine "arm64 clang" arm64 "clang --target=aarch64-linux-gnu" aarch64-linux-gnu-objdump aarch64-linux-gnu-ld $clang_i
+ALT=1 machine "riscv64 gcc" riscv64 riscv64-linux-gnu-gcc riscv64-linux-gnu-objdump riscv64-linux-gnu-ld $gcc_i
+ALT=1 machine "riscv64 clang" riscv64 "clang --target=riscv64-linux-gnu" riscv64-linux-gnu-objdump riscv64-linux-gnu-ld $clang_i
+machine "arm (Thumb-2) gcc" arm arm-linux-gnueabihf-gcc arm-linux-gnueabihf-objdump arm-linux-gnueabihf-ld $gcc_i -mthumb -march=armv7-a+fp
+machine "arm (ARM) gcc" arm arm-linux-gnueabihf-gcc arm-linux-gnueabihf-objdump arm-linux-gnueabihf-ld $gcc_i -marm -march=armv7-a+fp
+machine "arm (Thumb-2) clang" arm "clang --target=arm-linux-gnueabihf" arm-linux-gnueabihf-objdump arm-linux-gnueabihf-ld $clang_i -mthumb -march=armv7-a
+
+# Bad input: a clear error naming the file, exit 1, nothing written.
+refused() {	# refused NAME FILE MESSAGE
+	local name=$1 f=$2 msg=$3 before
+	before=$(md5sum "$f" 2>/dev/null)
+	"$KS" --reach "$f" > "$tmp/out" 2> "$tmp/err"
+	local rc=$?
+	[ $rc = 1 ] && grep -q "^kftsites: $f: $msg" "$tmp/err" &&
+		! grep -q 'Sanitizer\|runtime error' "$tmp/err" &&
+		[ "$(md5sum "$f" 2>/dev/null)" = "$before" ]
+	ok $? "--reach, $name: refused ($(head -n1 "$tmp/err"))"
+}
+head -c 4096 /dev/urandom > "$tmp/garbage.o"
+refused "garbage" "$tmp/garbage.o" "not an ELF object"
+gcc -O2 -fPIC -c "$src/prog.c" -o "$tmp/prog.o" && gcc -O2 -fPIC -c "$src/helpers.c" -o "$tmp/helpers.o" &&
+	gcc -shared -o "$tmp/lib.so" "$tmp/prog.o" "$tmp/helpers.o" 2> /dev/null
+refused "a linked object" "$tmp/lib.so" "not a relocatable ELF object"
+refused "a missing file" "$tmp/missing.o" "No such file"
+"$KS" --reach --insns "$tmp/prog.o" > /dev/null 2>&1
+[ $? = 2 ]
+ok $? "--reach and --insns together: usage, exit 2"
+"$KS" --allow work "$tmp/prog.o" > /dev/null 2>&1
+[ $? = 2 ]
+ok $? "--allow without --reach: usage, exit 2"
+"$KS" --reach --stop > /dev/null 2>&1
+[ $? = 2 ]
+ok $? "--stop without a function: usage, exit 2"
+"$KS" --help | grep -q -- '--reach'
+ok $? "--help says --reach"
+tap_done

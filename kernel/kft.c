@@ -32,9 +32,15 @@
  * run, its state, kft_mutex.  Dependencies: kft_clock.c, and kft_sites.c,
  * told when a hook completes a run.
  *
- * This file is not instrumented, and calls nothing that is.  It is built
- * at -O2 even in a kernel built for size (kernel/Makefile): at -Os GCC
- * leaves per-CPU accessors out of line, and the hooks would need a frame.
+ * This file is not instrumented, and calls nothing that is while a run is
+ * armed: the build follows the hooks' calls through vmlinux.o and fails if
+ * one reaches instrumented code (scripts/kftsites --reach).  The one call
+ * out of KFT is at the end of a run: kft_stop() makes the run KFT_COMPLETE
+ * before kft_sites_disarmed() queues an irq_work, and the code that raises
+ * its interrupt may call the hooks, which then find no run armed and
+ * return.  It is built at -O2 even in a kernel built for size
+ * (kernel/Makefile): at -Os GCC leaves per-CPU accessors out of line, and
+ * the hooks would need a frame.
  */
 #include <linux/compiler.h>
 #include <linux/irqflags.h>
@@ -261,6 +267,7 @@ void notrace kft_stop(struct kft_run *run, enum kft_reason why,
 	run->stop_ns = now;
 	run->stop_reason = why;
 	run->stop_fn = fn;
+	/* Complete: the hooks that raising the irq_work may call return. */
 	if (!again)
 		kft_sites_disarmed();
 }

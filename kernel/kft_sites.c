@@ -344,7 +344,11 @@ void kft_sites_arm(void)
 /*
  * A run is no longer armed: stopped, replaced, or its stop trigger fired
  * in a hook, in any context (NMI too), hence the irq_work.  Before the
- * scheduler runs, kft_sites_late() starts the poll instead.
+ * scheduler runs, kft_sites_late() starts the poll instead.  From a hook,
+ * the run is complete first (kft_stop()): irq_work_queue() is not
+ * instrumented, but raising its interrupt runs code that is, whose hooks
+ * find no run armed and return.  The build's check of what the hooks
+ * reach stops at irq_work_queue() (scripts/Makefile.vmlinux_o).
  */
 void notrace kft_sites_disarmed(void)
 {

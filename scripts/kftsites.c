@@ -761,10 +761,12 @@ out:
  * their encodings, arm in the ARM and Thumb instruction sets as its mapping
  * symbols say ($a, $t), skipping data ($d, on every machine).  The
  * replacement code of the alternatives patched into a function reached
- * (.altinstructions, riscv's .alternative) is decoded with it.  A static call goes to its
- * trampoline, which jumps to its initial target: followed too.  Calls
- * through pointers are not followed.  A function without a size, or one
- * cut short by the next symbol, runs on into the next.
+ * (.altinstructions, riscv's .alternative) is decoded with it, and its
+ * static branches (__jump_table) go where they jump once patched.  A
+ * static call goes to its trampoline, which jumps to its initial target:
+ * followed too.  Calls through pointers are not followed.  A function
+ * without a size, or one cut short by the next symbol, runs on into the
+ * next.
  *
  * --stop FUNC: FUNC is checked, but what it calls is not followed: where
  * the hooks hand over to code that runs when it cannot harm them (the
@@ -840,7 +842,10 @@ struct mapsym {
 	char kind;		/* 'a', 't', 'x' (code) or 'd' (data) */
 };
 
-/* An alternative: code patched over [orig, orig + ...) from repl. */
+/*
+ * An alternative: code patched over [orig, orig + ...) from [repl, repl +
+ * len).  A static branch: a jump patched at orig, to repl.
+ */
 struct alt {
 	size_t orig_sec, repl_sec;
 	uint64_t orig, repl, len;
@@ -860,8 +865,8 @@ struct reach {
 	size_t nnodes, nsorted, cap;
 	struct mapsym *map;
 	size_t nmap;
-	struct alt *alts;
-	size_t nalts;
+	struct alt *alts, *jumps;
+	size_t nalts, njumps;
 	size_t *queue;
 	size_t nqueue, qcap;
 	const struct reach_opts *opt;
@@ -1728,14 +1733,15 @@ static int decode_range(struct reach *r, struct edges *e, size_t shndx,
 	return branch_rels(r, e, shndx, lo, hi);
 }
 
-/* The first alternative patched at or after (shndx, off). */
-static size_t alt_from(const struct reach *r, size_t shndx, uint64_t off)
+/* The first of n alternatives or static branches at or after (shndx, off). */
+static size_t alt_from(const struct alt *v, size_t n, size_t shndx,
+		       uint64_t off)
 {
-	size_t lo = 0, hi = r->nalts;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct alt *a = &r->alts[mid];
+		const struct alt *a = &v[mid];
 
 		if (a->orig_sec < shndx || (a->orig_sec == shndx && a->orig < off))
 			lo = mid + 1;
@@ -1759,7 +1765,7 @@ static int decode_node(struct reach *r, size_t u, struct edges *e)
 	e->skip_lo = e->skip_hi = 0;
 	if (decode_range(r, e, n.shndx, n.start, n.end, n.thumb, &term))
 		return -1;
-	for (a = alt_from(r, n.shndx, n.start);
+	for (a = alt_from(r->alts, r->nalts, n.shndx, n.start);
 	     a < r->nalts && r->alts[a].orig_sec == n.shndx &&
 	     r->alts[a].orig < n.end; a++) {
 		const struct alt *alt = &r->alts[a];
@@ -1771,13 +1777,19 @@ static int decode_node(struct reach *r, size_t u, struct edges *e)
 				 alt->repl + alt->len, n.thumb, &t))
 			return -1;
 	}
-	/* Code that runs on past its end, into the next symbol's. */
-	if (n.falls && !term && n.end < r->secs[n.shndx].size) {
-		e->skip_sec = 0;
-		e->skip_lo = e->skip_hi = 0;
-		if (edge_to(r, e, n.shndx, n.end, n.thumb))
+	e->skip_sec = 0;
+	e->skip_lo = e->skip_hi = 0;
+	/* Its static branches' targets, when they are patched to jumps. */
+	for (a = alt_from(r->jumps, r->njumps, n.shndx, n.start);
+	     a < r->njumps && r->jumps[a].orig_sec == n.shndx &&
+	     r->jumps[a].orig < n.end; a++)
+		if (edge_to(r, e, r->jumps[a].repl_sec, r->jumps[a].repl,
+			    n.thumb))
 			return -1;
-	}
+	/* Code that runs on past its end, into the next symbol's. */
+	if (n.falls && !term && n.end < r->secs[n.shndx].size &&
+	    edge_to(r, e, n.shndx, n.end, n.thumb))
+		return -1;
 	return 0;
 }
 
@@ -2013,51 +2025,52 @@ static int reach_index(struct reach *r)
 #endif
 
 /*
- * The alternatives (x86_64, arm64: .altinstructions; riscv: .alternative):
- * entries of entsize bytes, each relocated at 0 (the code patched) and 4
- * (its replacement), its replacement's length at len_off (riscv: a
- * relocation pair where linker relaxation may change it).
+ * A table of entries of entsize bytes, each relocated at 0 (code) and 4
+ * (other code: an alternative's replacement, a static branch's target):
+ * their places, by the first, in *out.  len_off: where an entry has the
+ * length of its other code (an alternative's replacement; riscv: a
+ * relocation pair, for linker relaxation may change it), else 0.  arm's
+ * REL keeps the addend in the table.
  */
-static int reach_alts(struct reach *r)
+static int read_table(struct reach *r, const char *name, size_t entsize,
+		      size_t len_off, struct alt **out, size_t *nout)
 {
 	struct object *o = r->o;
 	unsigned int m = o->eh.e_machine;
-	const char *name = m == EM_RISCV ? ".alternative" : ".altinstructions";
-	size_t entsize = m == EM_X86_64 ? 14 : m == EM_AARCH64 ? 12 : 16;
-	size_t len_off = m == EM_X86_64 ? 13 : m == EM_AARCH64 ? 11 : 10;
-	Elf_Scn *scn = NULL, *alts = NULL;
-	Elf_Data *ad = NULL;
-	size_t altndx = 0, i, n, nent;
+	Elf_Scn *scn = NULL, *tab = NULL;
+	Elf_Data *td = NULL;
+	size_t tabndx = 0, i, n, nent;
+	struct alt *v;
 
-	if (m == EM_ARM)
-		return 0;
 	while ((scn = elf_nextscn(o->elf, scn))) {
 		const char *s = sec_name(o, scn);
 
 		if (s && !strcmp(s, name)) {
-			alts = scn;
-			altndx = elf_ndxscn(scn);
-			ad = elf_getdata(scn, NULL);
+			tab = scn;
+			tabndx = elf_ndxscn(scn);
+			td = elf_getdata(scn, NULL);
 		}
 	}
-	if (!alts || !ad || !ad->d_buf || ad->d_size < entsize)
+	if (!tab || !td || !td->d_buf || td->d_size < entsize)
 		return 0;
-	nent = ad->d_size / entsize;
-	r->alts = calloc(nent, sizeof(*r->alts));
-	if (!r->alts)
+	nent = td->d_size / entsize;
+	v = calloc(nent, sizeof(*v));
+	if (!v)
 		return fail(o, "out of memory");
+	*out = v;
 	/* The lengths as the data has them; relocations may say otherwise. */
-	for (i = 0; i < nent; i++) {
-		const uint8_t *p = (const uint8_t *)ad->d_buf + i * entsize + len_off;
+	for (i = 0; len_off && i < nent; i++) {
+		const uint8_t *p = (const uint8_t *)td->d_buf + i * entsize + len_off;
 
-		r->alts[i].len = m == EM_RISCV ? rd16(p, false) : p[0];
+		v[i].len = m == EM_RISCV ? rd16(p, false) : p[0];
 	}
 	while ((scn = elf_nextscn(o->elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
-		    sh.sh_info != altndx || sh.sh_link != o->symtab_ndx ||
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
+		    sh.sh_info != tabndx || sh.sh_link != o->symtab_ndx ||
 		    !sh.sh_entsize)
 			continue;
 		d = elf_getdata(scn, NULL);
@@ -2068,9 +2081,9 @@ static int reach_alts(struct reach *r)
 			size_t sym_ndx, shndx, at, e;
 			unsigned int t;
 			struct alt *a;
-			uint64_t v;
+			uint64_t val;
 
-			if (!get_reloc(d, true, i, &rela))
+			if (!get_reloc(d, sh.sh_type == SHT_RELA, i, &rela))
 				return fail(o, "bad relocation");
 			sym_ndx = GELF_R_SYM(rela.r_info);
 			t = GELF_R_TYPE(rela.r_info);
@@ -2079,41 +2092,66 @@ static int reach_alts(struct reach *r)
 			if (sym_ndx >= o->nsyms || e >= nent ||
 			    !gelf_getsym(o->syms, sym_ndx, &sym))
 				continue;
-			a = &r->alts[e];
+			a = &v[e];
 			shndx = o->sym_shndx[sym_ndx];
-			v = sym.st_value + rela.r_addend;
-			if (m == EM_RISCV && at == len_off &&
+			if (sh.sh_type == SHT_REL && rela.r_offset + 4 <= td->d_size)
+				rela.r_addend = rd32((const uint8_t *)td->d_buf +
+						     rela.r_offset, r->msb);
+			val = sym.st_value + rela.r_addend;
+			if (m == EM_RISCV && len_off && at == len_off &&
 			    (t == R_RISCV_ADD16 || t == R_RISCV_SUB16)) {
 				if (t == R_RISCV_ADD16)	/* the end less the start */
-					a->len += v;
+					a->len += val;
 				else
-					a->len -= v;
+					a->len -= val;
 				continue;
 			}
 			if ((at != 0 && at != 4) || !shndx || shndx >= o->nsecs ||
 			    !r->secs[shndx].exec ||
 			    !(m == EM_X86_64 ? t == R_X86_64_PC32 :
 			      m == EM_AARCH64 ? t == R_AARCH64_PREL32 :
+			      m == EM_ARM ? t == R_ARM_ABS32 :
 			      t == R_RISCV_ADD32 || t == R_RISCV_32_PCREL))
 				continue;
+			if (m == EM_ARM && GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+				val &= ~1ULL;
 			if (at == 0) {
 				a->orig_sec = shndx;
-				a->orig = v;
+				a->orig = val;
 			} else {
 				a->repl_sec = shndx;
-				a->repl = v;
+				a->repl = val;
 			}
 		}
 	}
 	/* Both ends known: else dropped. */
 	for (i = n = 0; i < nent; i++)
-		if (r->alts[i].orig_sec && r->alts[i].repl_sec &&
-		    r->alts[i].len <= r->secs[r->alts[i].repl_sec].size)
-			r->alts[n++] = r->alts[i];
-	r->nalts = n;
+		if (v[i].orig_sec && v[i].repl_sec &&
+		    v[i].len <= r->secs[v[i].repl_sec].size)
+			v[n++] = v[i];
+	*nout = n;
 	if (n)
-		qsort(r->alts, r->nalts, sizeof(*r->alts), by_alt);
+		qsort(v, n, sizeof(*v), by_alt);
 	return 0;
+}
+
+/*
+ * The alternatives (x86_64, arm64: .altinstructions; riscv:
+ * .alternative), and the static branches (__jump_table: where each
+ * patched jump goes, in its function, or in another section).
+ */
+static int reach_tables(struct reach *r)
+{
+	unsigned int m = r->o->eh.e_machine;
+
+	if (m != EM_ARM &&
+	    read_table(r, m == EM_RISCV ? ".alternative" : ".altinstructions",
+		       m == EM_X86_64 ? 14 : m == EM_AARCH64 ? 12 : 16,
+		       m == EM_X86_64 ? 13 : m == EM_AARCH64 ? 11 : 10,
+		       &r->alts, &r->nalts))
+		return -1;
+	return read_table(r, "__jump_table", r->o->is64 ? 16 : 12, 0,
+			  &r->jumps, &r->njumps);
 }
 
 /* A reached node's path from the hook it was reached from. */
@@ -2279,7 +2317,7 @@ static int reach(const char *path, const struct reach_opts *opt)
 		goto out;
 	}
 	r.msb = o.eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	if (index_symbols(&o) || reach_index(&r) || reach_alts(&r))
+	if (index_symbols(&o) || reach_index(&r) || reach_tables(&r))
 		goto out;
 	if (r.opt->insns) {
 		reach_insns(&r);
@@ -2296,6 +2334,7 @@ out:
 	free(r.nodes);
 	free(r.map);
 	free(r.alts);
+	free(r.jumps);
 	free(r.queue);
 	free(o.sym_shndx);
 	free(o.secsym);

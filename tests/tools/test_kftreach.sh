@@ -7,7 +7,7 @@
 # reach an instrumented function - through a call to another object, a
 # tail call, a static function of their own file (called without a
 # relocation: the assembler resolved it, but on riscv64), an alternative's
-# replacement - fail naming the path; --stop checks a function but does
+# replacement, a static branch's target - fail naming the path; --stop checks a function but does
 # not follow its calls, --allow lets one be reached; and the instructions
 # --reach decodes are objdump's, branch targets too, on the tools' own code
 # built for each.
@@ -50,7 +50,7 @@ machine() {
 	$cc -O2 "$@" -c "$src/helpers.c" -o "$o/helpers.o" &&
 		$cc -O2 "$@" "$inst" -c "$src/prog.c" -o "$o/prog.o"
 	ok $? "$label: the uninstrumented helpers and the instrumented program compile"
-	for c in CLEAN CROSS TAIL STATIC POINTER ${ALT:+ALT} SELF; do
+	for c in CLEAN CROSS TAIL STATIC POINTER ${ALT:+ALT} JUMP SELF; do
 		if [ "$c" = SELF ]; then
 			f="-DSELF -DCASE_CLEAN=1"
 		else
@@ -77,6 +77,8 @@ machine() {
 		reach "$label: an alternative's replacement that calls an instrumented function fails" 1 "$o/ALT.o"
 		path 'note[.a-z0-9]* -> work'
 	fi
+	reach "$label: a static branch whose target calls an instrumented function fails" 1 "$o/JUMP.o"
+	path 'note[.a-z0-9]* -> \.text\.unlikely\+0x[0-9a-f]+ -> work'
 	reach "$label: hooks that are instrumented themselves fail" 1 "$o/SELF.o"
 	grep -Eq '^  __cyg_profile_func_(enter|exit)$' "$tmp/err"
 	ok $? "$label: the hook is named"

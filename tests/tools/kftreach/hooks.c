@@ -14,6 +14,8 @@
  *            called without a relocation (the assembler resolved it)
  *   ALT      an alternative whose replacement calls work() (x86_64,
  *            arm64, riscv64: the kernel's .altinstructions or .alternative)
+ *   JUMP     a static branch (a __jump_table entry, as the kernel's) whose
+ *            target, in another section, calls work()
  *   POINTER  work() through a function pointer: not followed
  */
 #define notrace __attribute__((no_instrument_function))
@@ -97,6 +99,42 @@ static notrace noinline void note(void *fn)
 		     ".previous" : : : "memory", "ra", "t0", "t1", "t2", "a0",
 		     "a1", "a2", "a3", "a4", "a5", "a6", "a7", "t3", "t4",
 		     "t5", "t6");
+	sink = x;
+#elif CASE_JUMP
+	/* struct jump_entry: the NOP patched, and where its jump goes. */
+#if defined(__x86_64__)
+	asm volatile("1: .byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
+		     ".pushsection __jump_table, \"aw\"\n"
+		     " .balign 8\n .long 1b - ., 2f - .\n .quad 0\n"
+		     ".popsection\n"
+		     ".pushsection .text.unlikely, \"ax\"\n"
+		     "2: call work\n ud2\n"
+		     ".popsection" : : : "memory");
+#elif defined(__aarch64__)
+	asm volatile("1: nop\n"
+		     ".pushsection __jump_table, \"aw\"\n"
+		     " .balign 8\n .long 1b - ., 2f - .\n .quad 0\n"
+		     ".popsection\n"
+		     ".pushsection .text.unlikely, \"ax\"\n"
+		     "2: bl work\n brk #0\n"
+		     ".popsection" : : : "memory");
+#elif defined(__riscv)
+	asm volatile("1: nop\n"
+		     ".pushsection __jump_table, \"aw\"\n"
+		     " .balign 8\n .long 1b - ., 2f - .\n .dword 0\n"
+		     ".popsection\n"
+		     ".pushsection .text.unlikely, \"ax\"\n"
+		     "2: call work\n ebreak\n"
+		     ".popsection" : : : "memory");
+#elif defined(__arm__)
+	asm volatile("1: nop\n"
+		     ".pushsection __jump_table, \"aw\"\n"
+		     " .word 1b, 2f, 0\n"
+		     ".popsection\n"
+		     ".pushsection .text.unlikely, \"ax\"\n"
+		     "2: bl work\n"
+		     ".popsection" : : : "memory");
+#endif
 	sink = x;
 #else
 	sink = clean(x);

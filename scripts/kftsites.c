@@ -2242,16 +2242,16 @@ static int reach_walk(struct reach *r)
 			putchar('\n');
 		}
 	}
-	if (nbad) {
-		fprintf(stderr, "kftsites: %s: the hooks reach %zu instrumented function%s, which call%s them again:\n",
-			r->o->path, nbad, nbad == 1 ? "" : "s", nbad == 1 ? "s" : "");
-		for (q = 0; q < r->nqueue; q++) {
-			if (!r->nodes[r->queue[q]].instrumented)
-				continue;
-			fprintf(stderr, "  ");
-			print_path(r, r->queue[q], stderr);
-			fputc('\n', stderr);
-		}
+	/* One line each, whole, for the build's log. */
+	for (q = 0; q < r->nqueue; q++) {
+		const struct node *n = &r->nodes[r->queue[q]];
+
+		if (!n->instrumented)
+			continue;
+		fprintf(stderr, "kftsites: %s: error: the hooks reach %s, which calls them: ",
+			r->o->path, node_name(r, n));
+		print_path(r, r->queue[q], stderr);
+		fputc('\n', stderr);
 	}
 	ret = nbad ? 1 : 0;
 	free(e.v);

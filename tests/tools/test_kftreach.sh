@@ -30,10 +30,11 @@ reach() {
 	ok $? "$name (exit $rc)"
 }
 
-# path PATTERN: the failure names the path (an extended regex).
+# path PATTERN: the failure names the function and its path (an extended
+# regex), on one line.
 path() {
-	grep -Eq "^  __cyg_profile_func_(enter|exit) -> $1\$" "$tmp/err"
-	ok $? "$label: the path is named ($(sed -n 2p "$tmp/err" | sed 's/^ *//'))"
+	grep -Eq "^kftsites: .*: error: the hooks reach .*, which calls them: __cyg_profile_func_(enter|exit) -> $1\$" "$tmp/err"
+	ok $? "$label: the path is named ($(sed -n '1s/.*which calls them: //p' "$tmp/err"))"
 }
 
 # machine LABEL ARCH CC OBJDUMP LD INSTRUMENT [CFLAGS...]: CC may hold
@@ -80,7 +81,7 @@ machine() {
 	reach "$label: a static branch whose target calls an instrumented function fails" 1 "$o/JUMP.o"
 	path 'note[.a-z0-9]* -> \.text\.unlikely\+0x[0-9a-f]+ -> work'
 	reach "$label: hooks that are instrumented themselves fail" 1 "$o/SELF.o"
-	grep -Eq '^  __cyg_profile_func_(enter|exit)$' "$tmp/err"
+	grep -Eq 'error: the hooks reach __cyg_profile_func_(enter|exit), which calls them: __cyg_profile_func_(enter|exit)$' "$tmp/err"
 	ok $? "$label: the hook is named"
 	reach "$label: a call through a pointer is not followed" 0 "$o/POINTER.o"
 	reach "$label: --stop at the helper that calls the instrumented function: passes" 0 \

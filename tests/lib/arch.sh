@@ -10,6 +10,7 @@
 #   SYS          the prefix of system call functions (__x64_sys_openat)
 #   QEMU         the emulator, with the machine and CPU
 #   CONSOLE      the kernel console device
+#   KPARAMS      kernel parameters the arch's boots add (qemu-run.sh)
 #   KCOMPILERS   the compilers its kernels are tested with
 #   KSITES       1 if the hooks' call sites are NOPs while idle
 #                (HAVE_KFT_NOP_SITES), 0 if they are always called
@@ -22,6 +23,7 @@
 # kft_arch_name VARIANT COMPILER BASE prints the build directory's name.
 
 KFT_ARCH=${KFT_ARCH:-x86_64}
+KPARAMS=
 case $KFT_ARCH in
 x86_64)
 	KARCH=x86_64 KCROSS= KIMAGE=arch/x86/boot/bzImage GUEST_CC=gcc
@@ -48,6 +50,10 @@ riscv64)
 	# fence.i after the patching, so no stale translation survives it.
 	KCOMPILERS=gcc KSITES=1 KTIMEOUT=600 KTCG=multi
 	QEMU=(qemu-system-riscv64 -machine virt -bios default)
+	# The 8250 console registers after SMP bring-up and the early
+	# initcalls: a boot that hangs before it (one 2-CPU kft= boot in a
+	# cold CI did, 1 in many) shows where only with the early console.
+	KPARAMS=earlycon
 	;;
 arm)
 	# ARMv7 (Cortex-A15) with the generic timer; the reference kernel is

@@ -75,7 +75,7 @@ set +e
 timeout --foreground -k 5 "$timeout" "${QEMU[@]}" ${el2[@]+"${el2[@]}"} \
 	-accel tcg,thread=$tcg ${icount[@]+"${icount[@]}"} -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=$CONSOLE nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
+	-append "console=$CONSOLE${KPARAMS:+ $KPARAMS} nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$outdir/console.log" "${framed[@]}" \
 	</dev/null >"$outdir/qemu.log" 2>&1 &

@@ -678,11 +678,30 @@ bool kft_config_begins(const char *text, size_t len)
 }
 
 /*
+ * May the text be the first piece of a config: its first word "new", or
+ * cut short in it ("n", "ne"), or comments with no word yet?
+ */
+bool kft_config_may_begin(const char *text, size_t len)
+{
+	struct kft_lexer lx = {
+		.text = text, .p = text, .end = text + len, .line = 1,
+	};
+	struct kft_token tok;
+
+	if (!kft_next(&lx, &tok))
+		return memchr(text, '#', len);
+	if (lx.p == lx.end)	/* the word may go on in the next piece */
+		return tok.len <= 3 && !memcmp(tok.s, "new", tok.len);
+	return kft_tok_is(&tok, "new");
+}
+
+/*
  * A config written in pieces: does text[scan->pos, cut) hold the word
  * "end" outside a comment, where cut follows the text's last separator
  * (a write may end inside a word: end|_page_writeback)?  Moves scan->pos
- * to cut.  Only says when kft_config_parse() is worth trying; it reads
- * each byte once, however many pieces the text comes in.
+ * to cut, and says in scan->first whether the first word was "new".  Only
+ * says when kft_config_parse() is worth trying; it reads each byte once,
+ * however many pieces the text comes in.
  */
 bool kft_config_scan_end(const char *text, size_t len,
 			 struct kft_config_scan *scan)
@@ -710,9 +729,12 @@ bool kft_config_scan_end(const char *text, size_t len,
 				line = p + 1;
 		scan->in_comment = memchr(line, '#', lx.end - line);
 	}
-	while (kft_next(&lx, &tok))
+	while (kft_next(&lx, &tok)) {
+		if (!scan->first)
+			scan->first = kft_tok_is(&tok, "new") ? 1 : -1;
 		if (kft_tok_is(&tok, "end"))
 			found = true;
+	}
 	scan->pos = cut;
 	return found;
 }

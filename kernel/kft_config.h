@@ -116,11 +116,13 @@ int kft_config_parse_in(struct kft_config *cfg, const char *text, size_t len,
 			struct kft_config_error *err);
 bool kft_config_complete(const char *text, size_t len, unsigned int flags);
 bool kft_config_begins(const char *text, size_t len);
+bool kft_config_may_begin(const char *text, size_t len);
 
 /* Where the search for a config's "end" got to (kft_config_scan_end()). */
 struct kft_config_scan {
 	size_t pos;
 	bool in_comment;	/* pos is inside a comment */
+	int first;		/* the first word: 1 "new", -1 another, 0 none yet */
 };
 
 bool kft_config_scan_end(const char *text, size_t len,

@@ -213,9 +213,16 @@ static int kft_pending_try(struct kft_pending *p)
 {
 	struct kft_config_error err;
 	struct kft_config cfg;
+	bool found;
 	int ret;
 
-	if (!kft_config_scan_end(p->text, p->len, &p->scan))
+	found = kft_config_scan_end(p->text, p->len, &p->scan);
+	if (p->scan.first < 0) {
+		kft_error("a config begins with new");
+		kft_pending_drop(p);
+		return -EINVAL;
+	}
+	if (!found)
 		return -EAGAIN;
 	ret = kft_config_parse(&cfg, p->text, p->scan.pos, KFT_PARSE_PIECE,
 			       &err);
@@ -234,36 +241,48 @@ static int kft_pending_try(struct kft_pending *p)
 	return ret ? ret : kft_load_config(&cfg);
 }
 
+/* Has the pending text a word yet, whole or cut at its end? */
+static bool kft_pending_has_word(const struct kft_pending *p)
+{
+	return p->scan.first || (p->scan.pos < p->len && !p->scan.in_comment);
+}
+
 /*
- * A write is one command, or a config or a piece of one.  buf holds len
- * bytes and a NUL after them.
+ * A write is one command, or a config or a piece of one: a first piece
+ * may be comments alone, or end inside "new".  buf holds len bytes and a
+ * NUL after them.
  */
 static int kft_write_locked(const char *buf, size_t len)
 {
 	struct pid *owner = task_tgid(current);
 	struct kft_pending *p = kft_pending_find(owner);
-	bool begins = kft_config_begins(buf, len);
+	const struct kft_cmd *c;
 	const char *cmd;
 	size_t n;
 	int ret;
 
-	if (p && begins) {
+	c = kft_cmd_of(&cmd, &n, buf, len);
+	if (p && (c || kft_config_begins(buf, len)) && !kft_pending_has_word(p)) {
+		kft_pending_drop(p);	/* comments alone: nothing lost */
+		p = NULL;
+	}
+	/* A command amid one's own config: not taken for a piece of it. */
+	if (p && c) {
+		kft_error("%.*s: this process's config has no end yet (end it, or write new)",
+			  (int)n, cmd);
+		return -EBUSY;
+	}
+	if (p && kft_config_begins(buf, len)) {
 		kft_error("a config begun without end is dropped for a new one");
 		kft_pending_drop(p);
 		p = NULL;
 	}
-	if (!p && !begins) {
+	if (!p && !kft_config_may_begin(buf, len)) {
 		if (memchr(buf, '\0', len)) {
 			kft_error("a command with a NUL byte in it");
 			return -EINVAL;
 		}
 		return kft_command(buf, len);
-	}
-	/* A command amid one's own config: not taken for a piece of it. */
-	if (p && kft_cmd_of(&cmd, &n, buf, len)) {
-		kft_error("%.*s: this process's config has no end yet (end it, or write new)",
-			  (int)n, cmd);
-		return -EBUSY;
 	}
 	if (!p) {
 		p = kft_pending_new(owner);
@@ -431,8 +450,11 @@ static int kft_status_release(struct inode *inode, struct file *file)
 	if (file->f_mode & FMODE_WRITE) {
 		mutex_lock(&kft_mutex);
 		p = kft_pending_find(task_tgid(current));
-		if (p && p->scan.pos < p->len && !kft_pending_add(p, "\n", 1))
-			kft_pending_try(p);
+		if (p && p->scan.pos < p->len && !kft_pending_add(p, "\n", 1) &&
+		    kft_pending_try(p) != -EAGAIN)
+			p = NULL;	/* loaded or refused, and dropped */
+		if (p && !kft_pending_has_word(p))
+			kft_pending_drop(p);	/* comments alone */
 		mutex_unlock(&kft_mutex);
 	}
 	return single_release(inode, file);

@@ -24,7 +24,7 @@ check other-stop-carried-out sh -c 'echo stop > /proc/kft && cat /proc/kft | gre
 check other-statement-refused sh -c '! echo "filter noints" > /proc/kft'
 printf "trigger stop exit ${SYS}sched_yield\nend\n" > /proc/kft
 check own-config-installed sh -c 'cat /proc/kft | grep -q "state: configured"'
-check own-config-whole sh -c 'cat /proc/kft | grep -q "trigger stop exit 0x" && ! cat /proc/kft | grep -q noints'
+check own-config-whole sh -c 'sed -n "/^config:/,/^end/p" /proc/kft | grep -q "trigger stop exit 0x" && ! sed -n "/^config:/,/^end/p" /proc/kft | grep -q noints'
 # Its own command amid its own config: refused, not taken for a piece.
 echo new > /proc/kft
 echo prime > /proc/kft 2>/dev/null
@@ -49,6 +49,10 @@ done
 echo "split names ($fn): ${bad:-none wrong}"
 check end-names-split-anywhere [ -z "$bad" ]
 
+# Comments alone, then a command, through one open file: the command runs.
+echo "$small" > /proc/kft
+check comment-then-command sh -c '{ echo "# prime it"; echo prime; } > /proc/kft && cat /proc/kft | grep -q "state: primed"'
+echo stop > /proc/kft
 # A config whose first line is a comment; one whose end has no newline
 # (closing the file ends the word).
 check comment-first sh -c 'printf "# mine\nnew\nfilter mintime 7\nend\n" > /proc/kft && cat /proc/kft | grep -q "filter mintime 7$"'

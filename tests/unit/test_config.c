@@ -417,6 +417,24 @@ static void test_pieces(void)
 	       kft_config_begins(" ,\n new", 8) &&
 	       !kft_config_begins("newt", 4) && !kft_config_begins("# new", 5),
 	       "pieces: a config's first word past comments is new");
+	tap_ok(kft_config_may_begin("n", 1) && kft_config_may_begin(" ne", 3) &&
+	       kft_config_may_begin("new", 3) && kft_config_may_begin("# x\n", 4) &&
+	       kft_config_may_begin("# x\nnew\n", 8) &&
+	       !kft_config_may_begin("newt", 4) && !kft_config_may_begin("prime\n", 6) &&
+	       !kft_config_may_begin("\n", 1) && !kft_config_may_begin("n\n", 2),
+	       "pieces: a first piece may end inside new, or hold comments alone");
+	{
+		struct kft_config_scan scan = { 0 };
+
+		kft_config_scan_end("# c\nne", 6, &scan);
+		n = scan.first;
+		kft_config_scan_end("# c\nnew\n", 8, &scan);
+		tap_ok(n == 0 && scan.first == 1,
+		       "pieces: the first word is known once it is whole");
+		scan = (struct kft_config_scan){ 0 };
+		kft_config_scan_end("newt end\n", 9, &scan);
+		tap_ok(scan.first == -1, "pieces: ... and newt is not new");
+	}
 	tap_ok(kft_config_parse(&cfg, "new\ntrigger start entry", 24,
 				KFT_PARSE_PIECE, &err) == -EAGAIN,
 	       "pieces: an error at the cut waits for more");

@@ -8,6 +8,7 @@ state() { sed -n 's/^state: //p' /proc/kft; }
 config() { sed -n '/^config:/,/^end/p' /proc/kft; }
 # in_pieces N FILE: FILE to /proc/kft in writes of N bytes, one open file.
 in_pieces() { dd if="$2" of=/proc/kft bs="$1" 2>/dev/null; }
+cs() { cut -d' ' -f1 /proc/uptime | tr -d .; }	# centiseconds since boot
 small="new
 trigger start entry ${SYS}sched_yield
 trigger stop exit ${SYS}sched_yield
@@ -86,30 +87,41 @@ check three-writers-whole [ -z "$bad" ]
 # taken, never by way of the OOM killer or a warning.
 { echo new; i=0; while [ $i -lt 19000 ]; do echo "# padding line $i, padding padding padding padding"; i=$((i + 1)); done
   echo "filter mintime 11"; echo end; } > /tmp/big.cfg
-t0=$(date +%s)
+t0=$(cs)
 in_pieces 1000 /tmp/big.cfg
 rc=$?
-t=$(( $(date +%s) - t0 ))
-echo "1 MB config in 1,000-byte writes: $(wc -c < /tmp/big.cfg) bytes, $t s"
-check big-config-pieces sh -c "[ $rc = 0 ] && [ $t -lt 20 ] && cat /proc/kft | grep -q 'filter mintime 11$'"
-printf "new logentries 16777216 end\n" > /proc/kft 2>/dev/null ||
-	cat /proc/kft | grep -q "last error: no memory for a log of 16777216 entries"
-check huge-log-refused-or-taken [ $? = 0 ]
+t=$(( $(cs) - t0 ))
+echo "1 MB config in 1,000-byte writes: $(wc -c < /tmp/big.cfg) bytes, $t cs"
+check big-config-pieces sh -c "[ $rc = 0 ] && [ $t -lt 300 ] && cat /proc/kft | grep -q 'filter mintime 11$'"
+# The largest log (384 MiB) may fit in the guest's 512 MiB once, not twice
+# (the run it replaces is freed after): the second is refused, named.
+printf "new logentries 16777216 end\n" > /proc/kft 2>/dev/null
+printf "new logentries 16777216 end\n" > /proc/kft 2>/dev/null
+rc=$?
+echo "the largest log twice: $(sed -n 's/^last error: //p' /proc/kft)"
+check huge-log-refused-named sh -c "[ $rc != 0 ] && grep -q 'last error: no memory for a log of 16777216 entries (402653184 bytes)' /proc/kft"
 check no-oom-killer sh -c '! dmesg | grep -q "invoked oom-killer"'
 echo "$small" > /proc/kft
 
-# A long funclist: a command waits for no reader of /proc/kft.
+# A long funclist: a reader of /proc/kft holds the lock commands take for
+# a moment only.  A refused command (stop, nothing armed) takes the lock
+# and returns: 10 of them, timed while readers read (before: seconds each).
 head -n 20000 /tmp/names > /tmp/long
 { echo new; echo "filter funclist"; cat /tmp/long; echo fend; echo end; } > /tmp/long.cfg
 if cat /tmp/long.cfg > /proc/kft; then
 	echo "funclist of $(wc -l < /tmp/long) names"
-	cat /proc/kft > /dev/null &
-	t0=$(date +%s)
-	sh -c 'echo prime > /proc/kft; echo stop > /proc/kft'
-	t=$(( $(date +%s) - t0 ))
+	cat /proc/kft > /dev/null	# (each run's config is named once)
+	commands() {
+		t0=$(cs)
+		for i in 1 2 3 4 5 6 7 8 9 10; do echo stop > /proc/kft 2>/dev/null; done
+		echo $(( $(cs) - t0 ))
+	}
+	b=$(commands)
+	( for i in 1 2 3 4 5 6; do cat /proc/kft > /dev/null; done ) &
+	t=$(commands)
 	wait
-	echo "commands beside a reader: $t s"
-	check long-funclist-read-no-wait [ "$t" -lt 3 ]
+	echo "10 commands: $b cs alone, $t cs beside readers"
+	check long-funclist-read-no-wait [ "$t" -le $((3 * b + 20)) ]
 	check long-funclist-shown sh -c "[ \$(sed -n '/^config:/,/^end/p' /proc/kft | grep -c '^    0x') -ge $(wc -l < /tmp/long) ]"
 else
 	check long-funclist-taken false

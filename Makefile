@@ -30,7 +30,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps install patch check check-full check-unit check-e2e \
-	demo bench bench-tools bench-hooks bench-steps bench-ab fuzz defconfig-builds clean help kft-target
+	demo bench bench-tools bench-hooks bench-steps bench-ab fidelity fuzz defconfig-builds clean help kft-target
 
 all: tools
 
@@ -48,6 +48,8 @@ help:
 	@echo "make bench-hooks       the hooks' instructions per call, per path (callgrind)"
 	@echo "make bench-steps       what each step of a traced call costs under QEMU"
 	@echo "make bench-ab          a revision's hooks against the working tree's (BENCH_A=REV)"
+	@echo "make fidelity          KFT's boot times against an untraced kernel's, under QEMU -icount"
+	@echo "                       (BENCH_ICOUNT=1 times make bench, bench-ab, bench-steps the same way)"
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
@@ -249,6 +251,9 @@ bench-steps: deps
 
 bench-ab: deps
 	@BUILD=$(BUILD) bench/ab.sh
+
+fidelity: deps tools-asan
+	@BUILD=$(BUILD) bench/fidelity.sh
 
 defconfig-builds: deps
 	tests/lib/kbuild.sh kft gcc defconfig

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make fidelity: how true are the times a KFT boot run reports?  Boots,
+# under QEMU's instruction counting (deterministic: one instruction a
+# nanosecond, the same on every run and host), three kernels of the same
+# config with initcall_debug: vanilla, KFT compiled in with no run (idle),
+# and KFT with the default boot run given as kft=.  Reports the boot to
+# the first user program, the initcalls' sum, and per initcall the
+# untraced kernel's time (initcall_debug) against what the traced kernels
+# measured and what kd --boot reports: KFT's effect on what it measures.
+#
+# Environment: FIDELITY_ARCHES (default x86_64; arm64 too), FIDELITY_CC
+# (gcc, clang or "gcc clang"; default gcc), FIDELITY_TOP (initcalls shown,
+# default 15), BUILD.  Output: build/fidelity/fidelity.md.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+. tests/lib/common.sh
+BUILD=${BUILD:-build}
+out=$BUILD/fidelity
+mkdir -p "$out"
+DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
+make -s tools-asan
+t0=$SECONDS
+
+# initcalls DMESG: "NAME USECS EXACT" in boot order; EXACT 1 once the
+# kernel's clock is no longer jiffies (after the clocksource switch).
+initcalls() {
+	awk '/clocksource: Switched to clocksource/ { sw = 1 }
+		match($0, /initcall [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ returned -?[0-9]+ after [0-9]+ usecs/) {
+			split(substr($0, RSTART, RLENGTH), w, /[ +]/); print w[2], w[7], sw + 0 }' "$1"
+}
+# user DMESG: the printk time, in us, of "Run ... as init process".
+user() {
+	sed -n 's/^\[ *\([0-9.]*\)\] Run .* as init process.*/\1/p' "$1" | head -n 1 |
+		awk '{ printf "%.0f", $1 * 1e6 }'
+}
+
+: > "$out/fidelity.md"
+for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
+	. tests/lib/arch.sh
+	for cc in ${FIDELITY_CC:-gcc}; do
+		vdir=$(tests/lib/kbuild.sh vanilla "$cc" | tail -n 1)
+		kdir=$(tests/lib/kbuild.sh kft "$cc" | tail -n 1)
+		bench/configs.sh "$vdir" "$kdir"
+		for k in vanilla idle run; do
+			dir=$out/$KFT_ARCH-$cc-$k
+			case $k in
+			vanilla) d=$vdir args="" ;;
+			idle)    d=$kdir args="" ;;
+			run)     d=$kdir args="kft=\"$DEFAULT_RUN\"" ;;
+			esac
+			kft_log "$KFT_ARCH $cc: $k, under icount"
+			tests/lib/qemu-run.sh -I -s 1 -t 900 -a "initcall_debug $args" "$d" "$dir" kft_data
+			initcalls "$dir/dmesg.out" > "$dir/initcalls.txt"
+			user "$dir/dmesg.out" > "$dir/user.txt"
+		done
+		dir=$out/$KFT_ARCH-$cc-run
+		sed -n '/^=== data$/,$p' "$dir/kft_data.out" | sed 1d > "$dir/boot.raw"
+		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$dir/boot.raw" > "$dir/boot.sym"
+		"$BUILD/asan/kd" --boot --initcall-debug "$dir/boot.sym" |
+			sed -n 's/.*initcall \([^+]*\)+.* after \([0-9]*\) usecs/\1 \2/p' > "$dir/kd.txt"
+		awk -v arch="$KFT_ARCH" -v cc="$cc" -v top="${FIDELITY_TOP:-15}" \
+		    -v kver="$KFT_KVER" -f bench/fidelity.awk \
+			"$out/$KFT_ARCH-$cc-vanilla/user.txt" "$out/$KFT_ARCH-$cc-vanilla/initcalls.txt" \
+			"$out/$KFT_ARCH-$cc-idle/user.txt" "$out/$KFT_ARCH-$cc-idle/initcalls.txt" \
+			"$dir/user.txt" "$dir/initcalls.txt" "$dir/kd.txt" >> "$out/fidelity.md"
+	done
+done
+cat "$out/fidelity.md"
+kft_log "fidelity done in $((SECONDS - t0)) s; table in $out/fidelity.md"

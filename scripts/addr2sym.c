@@ -388,7 +388,51 @@ struct reader {
 	char *carry;
 	size_t carry_len, carry_cap;
 	bool eof;
+	bool next_log;		/* carry starts another log: header again */
 };
+
+/* Where in buf[0, len) a line starts another log's header, or len. */
+static size_t next_log_at(const char *buf, size_t len)
+{
+	static const char tag[] = "Kernel Instrumentation Run ID";
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		if ((size_t)(end - p) >= sizeof(tag) - 1 &&
+		    !memcmp(p, tag, sizeof(tag) - 1))
+			return p - buf;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return len;
+}
+
+/*
+ * Ends c at i, the rest carried to the next chunk; at another log's
+ * header before i (logs put end to end: cat one.log two.log), there,
+ * the rest to be read as a header, with its own text base.
+ */
+static bool end_chunk(struct reader *r, struct chunk *c, size_t i)
+{
+	size_t at = next_log_at(c->in, i), tail;
+
+	if (at < i) {
+		i = at;
+		r->next_log = true;
+		r->eof = true;
+	}
+	tail = c->in_len - i;
+	if (!grow(&r->carry, &r->carry_cap, tail, 1))
+		return false;
+	if (tail)
+		memcpy(r->carry, c->in + i, tail);
+	r->carry_len = tail;
+	c->in_len = i;
+	return true;
+}
 
 /* False only when out of memory; an empty chunk at the end of the log. */
 static bool fill_chunk(struct reader *r, struct chunk *c)
@@ -407,21 +451,12 @@ static bool fill_chunk(struct reader *r, struct chunk *c)
 		c->in_len += got;
 		if (!got) {
 			r->eof = true;
-			return true;
+			return end_chunk(r, c, c->in_len);
 		}
 		while (i > 0 && c->in[i - 1] != '\n')
 			i--;
-		if (i > 0) {
-			size_t tail = c->in_len - i;
-
-			if (!grow(&r->carry, &r->carry_cap, tail, 1))
-				return false;
-			if (tail)
-				memcpy(r->carry, c->in + i, tail);
-			r->carry_len = tail;
-			c->in_len = i;
-			return true;
-		}
+		if (i > 0)
+			return end_chunk(r, c, i);
 		/* One line longer than the chunk: read on. */
 		if (!grow(&c->in, &c->in_cap, c->in_cap * 2, 1))
 			return false;
@@ -489,7 +524,52 @@ static bool write_chunk(struct a2s *a, const struct chunk *c, FILE *out)
  * turn; with more, workers translate up to two chunks each while this
  * thread reads ahead and writes finished chunks in order.
  */
-static int translate_data(struct a2s *a, FILE *in, FILE *out)
+/*
+ * The input: bytes read ahead (the start of another log, when logs are
+ * put end to end), then the file.
+ */
+struct source {
+	FILE *in;
+	char *pre;		/* malloc()ed */
+	size_t len, pos;
+};
+
+/* getline() from the bytes read ahead, then from the file. */
+static ssize_t source_getline(struct source *src, char **line, size_t *cap)
+{
+	const char *p, *nl;
+	size_t n;
+	ssize_t more;
+
+	if (src->pos >= src->len)
+		return getline(line, cap, src->in);
+	p = src->pre + src->pos;
+	nl = memchr(p, '\n', src->len - src->pos);
+	n = nl ? (size_t)(nl - p) + 1 : src->len - src->pos;
+	if (!grow(line, cap, n + 1, 1))
+		return -1;
+	memcpy(*line, p, n);
+	(*line)[n] = '\0';
+	src->pos += n;
+	if (!nl) {	/* the line goes on in the file */
+		char *tail = NULL;
+		size_t tail_cap = 0;
+
+		more = getline(&tail, &tail_cap, src->in);
+		if (more > 0 && grow(line, cap, n + more + 1, 1)) {
+			memcpy(*line + n, tail, more + 1);
+			n += more;
+		}
+		free(tail);
+	}
+	return n;
+}
+
+/*
+ * The data lines, to the end of the log: the input's end, or another
+ * log's header, whose bytes read already src->pre holds then.
+ */
+static int translate_data(struct a2s *a, struct source *src, FILE *out)
 {
 	unsigned int jobs = a->jobs, started = 0, i;
 	struct pool p = {
@@ -499,7 +579,7 @@ static int translate_data(struct a2s *a, FILE *in, FILE *out)
 		.nslots = jobs > 1 ? 2 * jobs : 1,
 		.a = a,
 	};
-	struct reader r = { .in = in };
+	struct reader r = { .in = src->in };
 	unsigned long fill = 0, written = 0;
 	struct worker *w = calloc(jobs, sizeof(*w));
 	bool ok = true;
@@ -507,6 +587,17 @@ static int translate_data(struct a2s *a, FILE *in, FILE *out)
 	p.slot = calloc(p.nslots, sizeof(*p.slot));
 	if (!w || !p.slot)
 		ok = false;
+	/* What was read ahead comes first. */
+	if (ok && src->pos < src->len) {
+		r.carry = src->pre;
+		r.carry_len = src->len - src->pos;
+		r.carry_cap = src->len;
+		memmove(r.carry, r.carry + src->pos, r.carry_len);
+		src->pre = NULL;
+	}
+	free(src->pre);
+	src->pre = NULL;
+	src->len = src->pos = 0;
 	for (i = 0; ok && jobs > 1 && i < jobs; i++) {
 		w[i].pool = &p;
 		if (pthread_create(&w[i].thread, NULL, worker_main, &w[i]))
@@ -561,7 +652,12 @@ static int translate_data(struct a2s *a, FILE *in, FILE *out)
 		free(p.slot[i].bad);
 	}
 	free(p.slot);
-	free(r.carry);
+	if (ok && r.next_log) {
+		src->pre = r.carry;
+		src->len = r.carry_len;
+	} else {
+		free(r.carry);
+	}
 	free(w);
 	if (!ok) {
 		fprintf(stderr, "addr2sym: out of memory\n");
@@ -584,29 +680,34 @@ static int translate_capture(struct a2s *a, FILE *in, FILE *out,
  */
 static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 {
+	struct source src = { .in = in };
 	char *line = NULL, *held = NULL, *pending = NULL;
 	size_t cap = 0, pending_len = 0;
-	FILE *header = open_memstream(&pending, &pending_len);
+	FILE *header;
 	struct kft_console con = { 0 };
-	bool in_header = true;
+	bool in_header;
 	ssize_t got;
 	char *p;
 	size_t n;
 	int ret = 0;
 
-	if (!header) {
-		fprintf(stderr, "addr2sym: out of memory\n");
-		return 1;
-	}
 	if (a->offset_given)
 		a->st.bias = offset;
-	while (in_header && (got = getline(&line, &cap, in)) > 0) {
+next_log:
+	header = open_memstream(&pending, &pending_len);
+	in_header = true;
+	if (!header) {
+		fprintf(stderr, "addr2sym: out of memory\n");
+		free(src.pre);
+		return 1;
+	}
+	while (in_header && (got = source_getline(&src, &line, &cap)) > 0) {
 		a->lineno++;
 		/*
 		 * A capture is taken apart once: in the log taken out of it, a
 		 * tag is text (nested tags made this recurse, a level a tag).
 		 */
-		if (!a->in_capture &&
+		if (!a->in_capture && !src.pre &&
 		    kft_console_line(&con, line, got, &p, &n) != KFT_CONSOLE_NONE) {
 			fclose(header);
 			free(pending);
@@ -632,6 +733,7 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 			fclose(header);
 			free(pending);
 			free(line);
+			free(src.pre);
 			return 1;
 		}
 	}
@@ -642,10 +744,17 @@ static int translate(struct a2s *a, FILE *in, FILE *out, int64_t offset)
 		fwrite(pending, 1, pending_len, out);
 	}
 	free(pending);
+	pending = NULL;
+	pending_len = 0;
 	free(held);
+	held = NULL;
+	if (!in_header) {
+		ret |= translate_data(a, &src, out);
+		if (src.pre)	/* another log follows: its header */
+			goto next_log;
+	}
 	free(line);
-	if (!in_header)
-		ret = translate_data(a, in, out);
+	free(src.pre);
 	if (ferror(in)) {
 		fprintf(stderr, "addr2sym: %s: %s\n", a->path, strerror(errno));
 		return 1;

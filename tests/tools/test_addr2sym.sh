@@ -28,6 +28,29 @@ ok $? "KASLR: the log's text base shifts lookups into an unrandomised map"
 "$A2S" -m $fx/System.map --offset 0x19000000 "$tmp/kaslr.log" 2>/dev/null |
 	grep -q ' start_kernel startup_64+0x40 '
 ok $? "KASLR: --offset by hand"
+# Logs put end to end, the second from a KASLR boot: each log's header is
+# read as a header, with its own text base (it was read as bad data lines).
+cat $fx/raw.log "$tmp/kaslr.log" > "$tmp/two.log"
+for j in 1 4; do
+	"$A2S" -j $j -m $fx/System.map "$tmp/two.log" > "$tmp/two.out" 2> "$tmp/two.err"
+	diff -u <(grep -v '^Kernel text base' $fx/resolved.expected; grep -v '^Kernel text base' $fx/resolved.expected) \
+		<(grep -v '^Kernel text base' "$tmp/two.out") &&
+		[ "$(grep -c 'no function and caller' "$tmp/two.err")" = 2 ] && grep -q 'two.log:44: ' "$tmp/two.err"
+	ok $? "two logs end to end (-j $j): each with its own text base, line numbers running on"
+done
+# The same with logs of a million lines: the second's header in the middle
+# of a chunk, read ahead, across threads.
+${BUILD:-build}/genlog 300000 "$tmp/g.map" "$tmp/g1.raw" > /dev/null
+echo "ffffffff81000000 T _text" >> "$tmp/g.map"	# what a text base counts from
+awk '/^Kernel text base/ { print "Kernel text base 0xffffffff9a000000"; next } { gsub(/0xffffffff81/, "0xffffffff9a") } 1' \
+	"$tmp/g1.raw" > "$tmp/g2.raw"
+cat "$tmp/g1.raw" "$tmp/g2.raw" "$tmp/g1.raw" > "$tmp/g3.raw"
+"$A2S" -j 1 -m "$tmp/g.map" "$tmp/g1.raw" 2>/dev/null | grep -v '^Kernel text base' > "$tmp/g1.out"
+for j in 1 4; do
+	"$A2S" -j $j -m "$tmp/g.map" "$tmp/g3.raw" 2>/dev/null | grep -v '^Kernel text base' > "$tmp/g3.out"
+	cat "$tmp/g1.out" "$tmp/g1.out" "$tmp/g1.out" | cmp -s - "$tmp/g3.out"
+	ok $? "three generated logs end to end, the middle one moved (-j $j): as each alone"
+done
 
 printf -- '--------\n 1.0 2.0 3 0xffffffffc0001000 0xffffffffc0001104 0\n' > "$tmp/mod.log"
 "$A2S" -m $fx/kallsyms.txt "$tmp/mod.log" > "$tmp/mod.out"

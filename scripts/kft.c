@@ -400,6 +400,7 @@ static int record(int argc, char **argv)
 	int opt, status = 0, fd, execerr = 0, pipefd[2];
 	unsigned long id, now;
 	size_t loglen, flen;
+	ssize_t got;
 	bool reaped = false;
 	long nsyms;
 	pid_t pid;
@@ -483,7 +484,11 @@ static int record(int argc, char **argv)
 		_exit(127);
 	}
 	close(pipefd[1]);
-	if (read(pipefd[0], &execerr, sizeof(execerr)) != sizeof(execerr))
+	/* SIGCHLD has no SA_RESTART: a read it interrupts is read again. */
+	while ((got = read(pipefd[0], &execerr, sizeof(execerr))) < 0 &&
+	       errno == EINTR)
+		;
+	if (got != sizeof(execerr))
 		execerr = 0;
 	close(pipefd[0]);
 	/* Until CMD ends or the run completes, whichever first. */

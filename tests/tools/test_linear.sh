@@ -14,6 +14,11 @@ N=${LINEAR_LINES:-100000}
 tap_tmpdir
 
 # cpu COMMAND...: the least user+system seconds of three runs.
+# linear A B: B seconds for 4x the lines of A seconds is linear (under 8x;
+# times are in 10 ms steps, so below 0.1 s the base is noise).
+linear() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(b < 8 * (a > 0.1 ? a : 0.1)) }'
+}
 cpu() {
 	local best= t i
 	for i in 1 2 3; do
@@ -56,10 +61,10 @@ for shape in plain open irq26 tasks; do
 			esac
 			t+=("$(cpu "$@")")
 		done
-		# Times are in 10 ms steps: below 0.1 s the base is noise.  A
+		# A
 		# quadratic mode still fails by far (0.35 s -> 16.5 s, 47x, was
 		# kd -c's on repeated runs).
-		awk -v a="${t[0]}" -v b="${t[1]}" 'BEGIN { exit !(b < 8 * (a > 0.1 ? a : 0.1)) }'
+		linear "${t[0]}" "${t[1]}"
 		ok $? "$shape: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
 	done
 done
@@ -90,7 +95,7 @@ for mode in summary tree tree-i folded; do
 		esac
 		t+=("$(cpu "$@")")
 	done
-	awk -v a="${t[0]}" -v b="${t[1]}" 'BEGIN { exit !(b < 8 * (a > 0.1 ? a : 0.1)) }'
+	linear "${t[0]}" "${t[1]}"
 	ok $? "calls from callers not open, $N deep: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
 done
 # A boot of N/10 initcalls, each a distinct function with ten calls inside
@@ -130,7 +135,7 @@ for mode in boot boot-diff boot-json boot-initcall-debug boot-check boot-check-j
 		esac
 		t+=("$(cpu "$@")")
 	done
-	awk -v a="${t[0]}" -v b="${t[1]}" 'BEGIN { exit !(b < 8 * (a > 0.1 ? a : 0.1)) }'
+	linear "${t[0]}" "${t[1]}"
 	ok $? "nested initcalls: $mode: ${t[0]} s for $((N / 10)) initcalls, ${t[1]} s for 4x as many"
 done
 tap_done

@@ -61,9 +61,8 @@ for shape in plain open irq26 tasks; do
 			esac
 			t+=("$(cpu "$@")")
 		done
-		# A
-		# quadratic mode still fails by far (0.35 s -> 16.5 s, 47x, was
-		# kd -c's on repeated runs).
+		# A quadratic mode still fails by far (0.35 s -> 16.5 s, 47x,
+		# was kd -c's on repeated runs).
 		linear "${t[0]}" "${t[1]}"
 		ok $? "$shape: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
 	done

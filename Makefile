@@ -116,14 +116,14 @@ $(BUILD)/asan/test_config: tests/unit/test_config.c $(CONFIG_SRC) kernel/kft_con
 
 # The whole engine (hooks, run states, boot runs, parser) against userspace
 # shims, in the manner of the kernel's tools/testing/vma/.
-ENGINE_SRC := kernel/kft.c kernel/kft_clock.c kernel/kft_run.c kernel/kft_boot.c $(CONFIG_SRC) tests/unit/engine/shim.c
+ENGINE_SRC := kernel/kft.c kernel/kft_clock.c kernel/kft_run.c kernel/kft_calibrate.c kernel/kft_boot.c $(CONFIG_SRC) tests/unit/engine/shim.c
 ENGINE_CFLAGS := -Wno-unused-parameter -DCONFIG_KFT=1 -DCONFIG_KFT_STACK_DEPTH=8 \
 	-DCONFIG_KFT_BOOT_LOG_ENTRIES=1024 -DCONFIG_KFT_STATIC_RUN=1 \
 	-include tests/unit/engine/shim.h -Itests/unit/engine/include \
 	-Iscripts/kft/include -Iinclude -Ikernel -Itests/unit
 $(BUILD)/asan/test_engine: tests/unit/test_engine.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h) tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(ENGINE_CFLAGS) -o $@ tests/unit/test_engine.c $(ENGINE_SRC)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(ENGINE_CFLAGS) -DSHIM_TSC_STEP -o $@ tests/unit/test_engine.c $(ENGINE_SRC)
 
 # libFuzzer targets: clang, ASan and UBSan, every report fatal (UBSan
 # would otherwise print and go on, and the run would pass).

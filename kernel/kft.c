@@ -171,31 +171,34 @@ static __always_inline struct kft_entry *kft_reserve(struct kft_run *run)
 /*
  * Fill log slot e with a call (a frame's: its function and call site, one
  * word) entered at entry (its entry_ns) that ran on cpu, lasting delta
- * (kft_delta_encode(), or KFT_DELTA_*).  The log's own length counts the
- * calls logged (kft_run_logged()).
+ * (kft_delta_encode(), or KFT_DELTA_*), with inner calls inside it
+ * (kft_entry.inner).  The log's own length counts the calls logged
+ * (kft_run_logged()).
  */
 static __always_inline void kft_fill(struct kft_entry *e, u64 entry, u64 call,
-				     int pid, u32 delta, unsigned int cpu)
+				     int pid, u32 delta, unsigned int cpu,
+				     u64 inner)
 {
 	/* The clock's low bits: kft_run_finish() counts them from the base. */
 	e->time_cpu = (entry & KFT_TIME_MASK) | ((u64)cpu << KFT_TIME_BITS);
 	e->call = call;
 	e->delta_pid = kft_word(delta, pid);
+	e->inner = inner;
 }
 
 /* Log a call: inline on the exit path, kft_log_on() elsewhere. */
 static __always_inline void kft_log_call(struct kft_run *run, u64 entry,
 					 u64 call, int pid, u32 delta,
-					 unsigned int cpu)
+					 unsigned int cpu, u64 inner)
 {
-	kft_fill(kft_reserve(run), entry, call, pid, delta, cpu);
+	kft_fill(kft_reserve(run), entry, call, pid, delta, cpu, inner);
 }
 
 static noinline notrace void kft_log_on(struct kft_run *run, u64 entry,
 					u64 call, int pid, u32 delta,
-					unsigned int cpu)
+					unsigned int cpu, u64 inner)
 {
-	kft_log_call(run, entry, call, pid, delta, cpu);
+	kft_log_call(run, entry, call, pid, delta, cpu, inner);
 }
 
 /* The pid a call entered at entry is logged with: -1 in interrupts. */
@@ -228,7 +231,7 @@ static notrace void kft_log_event(struct kft_run *run, unsigned long fn,
 	u64 entry = now | kft_entry_flags();
 
 	kft_log_on(run, entry, kft_call(fn, site), kft_frame_pid(entry), delta,
-		   raw_smp_processor_id());
+		   raw_smp_processor_id(), 0);
 }
 
 /* The start trigger fired: from primed to logging, with a new time base. */
@@ -292,6 +295,7 @@ static __always_inline struct kft_task *kft_task_stack(struct kft_run *run)
 	if (unlikely((ks->gen & KFT_GEN_MASK) != gen)) {
 		ks->gen = gen;
 		ks->depth = 0;
+		ks->count = 0;
 	}
 	return ks;
 }
@@ -407,7 +411,7 @@ static noinline notrace void kft_watch_stack(struct kft_run *run,
 
 		kft_log_on(run, f->entry_ns, f->call,
 			   kft_frame_pid(f->entry_ns), KFT_DELTA_STACK,
-			   raw_smp_processor_id());
+			   raw_smp_processor_id(), 0);
 	}
 	kft_log_event(run, fn, site, KFT_DELTA_STACK, now);
 }
@@ -443,6 +447,7 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 {
 	struct kft_task *ks = kft_task_stack(run);
 	struct kft_frame *f;
+	u64 count;
 	u32 d;
 
 	if (unlikely(READ_ONCE(run->slow) &
@@ -454,6 +459,8 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 	/* Claim the slot first: an interrupt here stacks above it. */
 	d = ks->depth;
 	ks->depth = d + 1;
+	count = ks->count + 1;
+	ks->count = count;
 	barrier();
 	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH)) {
 		kft_count(KFT_CNT_LOST_DEPTH);
@@ -462,6 +469,7 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 	f = &ks->frames[d];
 	f->entry_ns = now | flags | kft_entry_flags();
 	f->call = kft_call(fn, site);
+	f->count = count;
 }
 
 /*
@@ -489,11 +497,12 @@ static noinline notrace int kft_pop_deep(struct kft_task *ks, s32 off)
 }
 
 /*
- * Pop fn's frame: its entry, call site and depth in the stack; false if the
- * run never saw it.  Nothing here lives in memory but the stack itself.
+ * Pop fn's frame: its entry, call site, the calls made inside it and depth
+ * in the stack; false if the run never saw it.  Nothing here lives in
+ * memory but the stack itself.
  */
 static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
-				    u64 *call, u32 *at)
+				    u64 *call, u64 *inner, u32 *at)
 {
 	u32 top = ks->depth - 1;	/* wraps if the stack is empty */
 	int d = top;
@@ -506,6 +515,7 @@ static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 	}
 	*entry = ks->frames[d].entry_ns;
 	*call = ks->frames[d].call;
+	*inner = ks->count - ks->frames[d].count;
 	barrier();		/* read before an interrupt may reuse it */
 	ks->depth = d;
 	*at = d;
@@ -569,7 +579,7 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 	u8 slow = READ_ONCE(run->slow);
 	bool stop_here, keep;
 	struct kft_task *ks;
-	u64 entry, len, call;
+	u64 entry, len, call, inner;
 	u32 at;
 	int why;
 
@@ -589,7 +599,7 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 			goto out;
 		}
 	}
-	if (kft_pop(ks, kft_off(fn), &entry, &call, &at)) {
+	if (kft_pop(ks, kft_off(fn), &entry, &call, &inner, &at)) {
 		len = kft_frame_len(entry, now);
 		if (likely(!(slow & KFT_SLOW_FILTERS))) {
 			keep = kft_len_kept(run, len);
@@ -598,12 +608,14 @@ static __always_inline void kft_exit(struct kft_run *run, unsigned long fn,
 			why = kft_filtered(run, fn, entry, at, len);
 			keep = why < 0;
 		}
-		if (keep || stop_here || (entry & KFT_FRAME_TRIGGER))
+		if (keep || stop_here || (entry & KFT_FRAME_TRIGGER)) {
 			kft_log_call(run, entry, call, kft_frame_pid(entry),
 				     kft_delta_encode(len),
-				     raw_smp_processor_id());
-		else
+				     raw_smp_processor_id(), inner);
+			ks->count += KFT_COUNT_LOGGED;
+		} else {
 			kft_count(why);
+		}
 	}
 out:
 	if (unlikely(stop_here))
@@ -751,7 +763,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	struct kft_run *run;
 	struct kft_frame *f;
 	bool done = false;
-	u64 now;
+	u64 now, count;
 	u32 d;
 
 	kft_pin();
@@ -764,10 +776,13 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 		goto out;
 	/* Claim the slot first: an interrupt here stacks above it. */
 	ks->depth = d + 1;
+	count = ks->count + 1;
+	ks->count = count;
 	barrier();
 	f = &ks->frames[d];
 	f->entry_ns = now | kft_entry_flags();
 	f->call = kft_call(fn, site);
+	f->count = count;
 	done = true;
 out:
 	kft_unpin();
@@ -781,10 +796,11 @@ out:
  * would take registers the hook would have to save.
  */
 static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
-					       u64 call, u64 len)
+					       u64 call, u64 len, u64 inner)
 {
 	kft_fill(kft_refill(run), entry, call, kft_frame_pid(entry),
-		 kft_delta_encode(len), raw_smp_processor_id());
+		 kft_delta_encode(len), raw_smp_processor_id(), inner);
+	current->kft.count += KFT_COUNT_LOGGED;
 	kft_unpin();
 }
 
@@ -810,7 +826,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	struct kft_entry *e;
 	struct kft_run *run;
 	bool done = false, beyond;
-	u64 now, entry, len, call, trigger_mask;
+	u64 now, entry, len, call, inner, trigger_mask;
 	u32 top;
 
 	kft_pin();
@@ -829,8 +845,6 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	}
 	/* The top frame, top now known in range: one register less live. */
 	entry = ks->frames[top].entry_ns;
-	barrier();		/* read before an interrupt may reuse it */
-	ks->depth = top;
 	len = kft_frame_len(entry, now);
 	done = true;
 	/*
@@ -839,16 +853,23 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	 */
 	trigger_mask = (s64)entry >> 63;
 	if (unlikely(((len - run->min_len) & ~trigger_mask) > run->len_span)) {
+		barrier();	/* read before an interrupt may reuse it */
+		ks->depth = top;
 		kft_count_cpu(KFT_CNT_FILTER_TIME);
 		goto out;
 	}
+	/* The calls inside it: what entered since its own entry. */
+	inner = ks->count - ks->frames[top].count;
+	barrier();		/* read before an interrupt may reuse it */
+	ks->depth = top;
 	/* kft_reserve_cpu(), its refill out of line. */
 	if (unlikely(!kft_cpu_slot(&e))) {
-		kft_log_and_leave(run, entry, call, len);
+		kft_log_and_leave(run, entry, call, len, inner);
 		return true;
 	}
 	kft_fill(e, entry, call, kft_frame_pid(entry),
-		 kft_delta_encode(len), raw_smp_processor_id());
+		 kft_delta_encode(len), raw_smp_processor_id(), inner);
+	ks->count += KFT_COUNT_LOGGED;
 out:
 	kft_unpin();
 	return done;
@@ -944,7 +965,7 @@ static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 		}
 		/* Where it last ran: the CPU that entered it, unless it moved. */
 		kft_log_on(run, f->entry_ns, f->call, irq ? -1 : t->pid,
-			   KFT_DELTA_OPEN, task_cpu(t));
+			   KFT_DELTA_OPEN, task_cpu(t), ks->count - f->count);
 	}
 }
 

@@ -49,7 +49,7 @@ enum kft_reason {
 };
 
 /*
- * One recorded call: 24 bytes.  Its time: the hooks log the clock's low 48
+ * One recorded call: 32 bytes.  Its time: the hooks log the clock's low 48
  * bits, which kft_run_finish() counts from the run's base, in ns.
  */
 struct kft_entry {
@@ -68,9 +68,28 @@ struct kft_entry {
 		};
 		u64 delta_pid;	/* both, one word: kft_word() */
 	};
+	u64 inner;		/* calls inside it: kft_task.count's difference */
 };
 
-static_assert(sizeof(struct kft_entry) == 24);
+static_assert(sizeof(struct kft_entry) == 32);
+
+/*
+ * kft_task.count and kft_entry.inner: calls entered in the low 32 bits,
+ * calls logged in the high.  A difference of two counts is both, unless
+ * the low half wrapped inside the call (2^32 calls of one task in one
+ * run), which takes one from the logged calls.
+ */
+#define KFT_COUNT_LOGGED	BIT_ULL(32)
+
+static inline u32 kft_inner_calls(u64 inner)
+{
+	return (u32)inner;
+}
+
+static inline u32 kft_inner_logged(u64 inner)
+{
+	return inner >> 32;
+}
 
 /*
  * Two 32-bit fields that share a word (struct kft_frame's and struct
@@ -206,6 +225,14 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 				 KFT_SLOW_SCOPE | KFT_SLOW_LIMITS |	\
 				 KFT_SLOW_FILTERS)
 
+/* kft_run.cost_ps[]: what the hooks cost (kft_calibrate.c). */
+enum kft_cost {
+	KFT_COST_DROPPED,	/* both hooks of a call the filters dropped */
+	KFT_COST_LOGGED,	/* both hooks of a call logged */
+	KFT_COST_OWN,		/* of a logged call's, what its time holds */
+	KFT_COST_NR,
+};
+
 struct kft_run {
 	/*
 	 * What the hooks' fast paths read on every call, first.  Times are
@@ -259,6 +286,8 @@ struct kft_run {
 	unsigned long lowest_stack;	/* fewest bytes of stack left seen */
 
 	unsigned long nr_logged;	/* valid, sorted entries; set by finish */
+	bool calibrated;		/* cost_ps[] measured: kft_calibrate() */
+	u32 cost_ps[KFT_COST_NR];	/* what a call's hooks cost, in ps */
 	bool finished;
 	bool names_gone;		/* names unloaded code: not to be armed */
 };
@@ -343,6 +372,10 @@ void kft_stop(struct kft_run *run, enum kft_reason why, unsigned long fn,
 	      u64 now);
 void kft_log_open_frames(struct kft_run *run);
 
+/* kft_calibrate.c: what the hooks cost, once a run has stopped. */
+struct kft_run *kft_calibration_run(const struct kft_run *run);
+void kft_calibrate(struct kft_run *run, struct kft_run *cal);
+
 /* kft_run.c */
 void kft_run_init(struct kft_run *run, unsigned long *funcs);
 struct kft_run *kft_run_create(struct kft_config *cfg);
@@ -364,6 +397,7 @@ int kft_resolve_name(void *priv, const char *name, unsigned long *addr);
 const char *kft_name_of(void *priv, unsigned long addr, char *buf,
 			size_t size);
 extern struct mutex kft_mutex;
+void kft_sync(void);
 
 /* kft_sites.c: the hooks' call sites, NOPs while no run is armed. */
 struct seq_file;

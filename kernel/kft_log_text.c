@@ -103,6 +103,28 @@ static bool kft_filter_given(const struct kft_config *cfg, int c)
 	return false;
 }
 
+/* ps as ns with a decimal. */
+static void kft_show_ps(struct seq_file *m, u32 ps, const char *what)
+{
+	seq_printf(m, "%u.%u ns %s", ps / 1000, ps % 1000 / 100, what);
+}
+
+/*
+ * What one call's hooks cost (kft_calibrate.c), for kd to take off the
+ * logged times with each call's Calls and Logged columns.
+ */
+static void kft_show_cost(struct seq_file *m, const struct kft_run *run)
+{
+	seq_puts(m, "Hook cost = ");
+	if (!run->calibrated) {
+		seq_puts(m, "not calibrated\n");
+		return;
+	}
+	kft_show_ps(m, run->cost_ps[KFT_COST_DROPPED], "dropped, ");
+	kft_show_ps(m, run->cost_ps[KFT_COST_LOGGED], "logged, ");
+	kft_show_ps(m, run->cost_ps[KFT_COST_OWN], "own\n");
+}
+
 void kft_log_text_header(struct seq_file *m, const struct kft_run *run)
 {
 	const struct kft_config *cfg = &run->cfg;
@@ -135,15 +157,18 @@ void kft_log_text_header(struct seq_file *m, const struct kft_run *run)
 	if (cfg->watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
 		seq_printf(m, "Lowest stack seen = %lu bytes left\n",
 			   run->lowest_stack);
+	if (run->finished)
+		kft_show_cost(m, run);
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n\n",
 		   run->nr_logged);
 	if (kft_state_armed(READ_ONCE(kft_state))) {
 		seq_puts(m, "Run still armed: write 'stop' to /proc/kft to read its log\n");
 		return;
 	}
-	seq_printf(m, "%12s %12s %6s %18s %18s %4s\n",
-		   "Entry", "Delta", "PID", "Function", "Caller", "CPU");
-	seq_puts(m, "------------ ------------ ------ ------------------ ------------------ ----\n");
+	seq_printf(m, "%12s %12s %6s %18s %18s %4s %10s %8s\n",
+		   "Entry", "Delta", "PID", "Function", "Caller", "CPU",
+		   "Calls", "Logged");
+	seq_puts(m, "------------ ------------ ------ ------------------ ------------------ ---- ---------- --------\n");
 }
 
 void kft_log_text_line(struct seq_file *m, const struct kft_entry *e)
@@ -166,7 +191,7 @@ void kft_log_text_line(struct seq_file *m, const struct kft_entry *e)
 		snprintf(delta, sizeof(delta), "%llu.%03u", us, rem);
 	}
 	us = div_u64_rem(t, 1000, &rem);
-	seq_printf(m, "%8llu.%03u %12s %6d 0x%016lx 0x%016lx %4u\n",
+	seq_printf(m, "%8llu.%03u %12s %6d 0x%016lx 0x%016lx %4u %10u %8u\n",
 		   us, rem, delta, e->pid, kft_addr(e->fn), kft_addr(e->site),
-		   cpu);
+		   cpu, kft_inner_calls(e->inner), kft_inner_logged(e->inner));
 }

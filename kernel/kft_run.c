@@ -66,7 +66,7 @@ static void kft_sync_nop(struct work_struct *work)
  * synchronize_rcu_tasks_rude(), with work items that need no allocation.
  * Preemption off in the hooks is all they pay for it.
  */
-static void kft_sync(void)
+void kft_sync(void)
 {
 	int cpu;
 
@@ -572,12 +572,17 @@ static void kft_run_finish_log(struct kft_run *run)
 
 void kft_run_finish(struct kft_run *run)
 {
+	struct kft_run *cal;
+
 	lockdep_assert_held(&kft_mutex);
 	if (run->finished || kft_state_armed(READ_ONCE(kft_state)) ||
 	    !run->start_reason)
 		return;
 	kft_sync();
+	/* Made while the run is in its clock's units, which finishing ends. */
+	cal = kft_calibration_run(run);
 	kft_run_finish_log(run);
+	kft_calibrate(run, cal);
 }
 
 /*

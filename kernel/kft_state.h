@@ -21,6 +21,8 @@
  *                                     kft_dump= time
  *   PRIMED, TRIGGERED     COMPLETE    kft_dump=panic             kft_run_end_at_panic()
  *   CONFIGURED, COMPLETE  CONFIGURED  "clear"                    kft_run_clear()
+ *   NONE                  COMPLETE    a finished run back after  kft_calibrate()
+ *                                     its hooks were timed
  *
  * The hooks work from PRIMED to TRIGGERED, kft_state_armed(): in PRIMED
  * they test the start trigger, in TRIGGERED they log, and in STARTING (the
@@ -55,6 +57,7 @@ enum kft_state {
 #define KFT_EDGES		(KFT_TO_NONE |				\
 				 KFT_EDGE(KFT_NONE, KFT_CONFIGURED) |	\
 				 KFT_EDGE(KFT_NONE, KFT_PRIMED) |	\
+				 KFT_EDGE(KFT_NONE, KFT_COMPLETE) |	\
 				 KFT_EDGE(KFT_CONFIGURED, KFT_PRIMED) |	\
 				 KFT_EDGE(KFT_PRIMED, KFT_STARTING) |	\
 				 KFT_EDGE(KFT_STARTING, KFT_TRIGGERED) | \

@@ -26,6 +26,7 @@ struct kft_frame {
 		};
 		u64 call;
 	};
+	u64 count;		/* kft_task.count as the call entered */
 };
 
 /*
@@ -37,6 +38,12 @@ struct kft_frame {
 struct kft_task {
 	u32 gen;
 	u32 depth;		/* may exceed CONFIG_KFT_STACK_DEPTH */
+	/*
+	 * Calls entered (low 32 bits) and calls logged (high 32 bits) on
+	 * this stack, interrupts' included: a logged call's difference is
+	 * what ran inside it, for kd to take the hooks' cost off its time.
+	 */
+	u64 count;
 	struct kft_frame frames[CONFIG_KFT_STACK_DEPTH];
 };
 

@@ -56,7 +56,7 @@ default_run_checks() {
 	ok $? "$label: /proc/kft says the boot run came from $origin"
 	grep -q '^status: run id 0, primed, triggered, complete' "$out/boot.out"
 	ok $? "$label: the boot run is run 0, complete"
-	grep -q '^log: 32768 entries of 24 bytes' "$out/boot.out"
+	grep -q '^log: 32768 entries of 32 bytes' "$out/boot.out"
 	ok $? "$label: without logentries it has the whole static log (CONFIG_KFT_BOOT_LOG_ENTRIES)"
 	grep -q '^Logging started at [0-9]* usec by entry to function start_kernel$' "$out/boot.sym"
 	ok $? "$label: started by entry to start_kernel"

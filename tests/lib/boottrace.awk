@@ -20,7 +20,7 @@ BEGIN { data = 0; n = 0; eps = 0.002; split(keep, k); for (i in k) exempt[k[i]] 
 !data || NF == 0 { next }
 NF < 6 { printf "error line %d: only %d fields\n", NR, NF; next }
 {
-	entry = $1 + 0; delta = $2 + 0; pid = $3; fn = $4; cpu = $NF
+	entry = $1 + 0; delta = $2 + 0; pid = $3; fn = $4; cpu = $6
 	if (!n)
 		printf "first %s %s %s\n", fn, pid, $1
 	n++

@@ -27,7 +27,7 @@ function close_call(c,   d) {
 }
 
 {
-	entry = $1 + 0; delta = $2 + 0; pid = $3; fn = $4; cpu = $NF
+	entry = $1 + 0; delta = $2 + 0; pid = $3; fn = $4; cpu = $6
 	k = cpu "/" pid
 	if (n && entry + eps < last)
 		printf "error line %d: entry %s comes before the previous %s\n", NR, $1, last

@@ -299,6 +299,70 @@ static void test_triggers_and_nesting(void)
 	tap_ok(cmd(kft_run_stop) == -EINVAL, "stop on a complete run: -EINVAL");
 }
 
+/* kft_entry.inner of the nth logged call of f: calls inside it, logged. */
+static bool inner_is(const struct kft_run *run, int f, unsigned int n,
+		     u32 calls, u32 logged)
+{
+	const struct kft_entry *e = nth(run, f, n);
+
+	return e && kft_inner_calls(e->inner) == calls &&
+	       kft_inner_logged(e->inner) == logged;
+}
+
+/*
+ * Each logged call counts the calls inside it, interrupts' too, and those
+ * of them logged; a finished run knows what its hooks cost.
+ */
+static void test_inner_and_cost(void)
+{
+	struct kft_run *run;
+	unsigned long dropped;
+	int state;
+	u64 tsc;
+
+	run_task(&t1, 0);
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
+		   "filter mintime 10us\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	call(B, 5000);			/* dropped */
+	enter(C);
+	call(D, 20000);
+	shim_in_irq = true;
+	call(IRQ, 30000);
+	shim_in_irq = false;
+	tick(1);
+	leave(C);
+	leave(A);
+	dropped = counter(KFT_CNT_FILTER_TIME);
+	tap_ok(run->calibrated == false && kft_state == KFT_COMPLETE,
+	       "inner: not calibrated before the log is finished");
+	/* Timing the hooks: every clock read takes 5 cycles (5 ns). */
+	tsc = shim_tsc;
+	shim_tsc_step = 5;
+	finish(run);
+	shim_tsc_step = 0;
+	shim_tsc = tsc;			/* in step with sched_clock() again */
+	state = kft_state;
+	tap_ok(inner_is(run, A, 0, 4, 3) && inner_is(run, C, 0, 2, 2) &&
+	       inner_is(run, D, 0, 0, 0) && inner_is(run, IRQ, 0, 0, 0) &&
+	       count(run, B) == 0,
+	       "inner: A made 4 calls (C's and its interrupt's too), 3 logged; C 2 of 2");
+	tap_ok(run->calibrated && state == KFT_COMPLETE && kft_run == run &&
+	       counter(KFT_CNT_FILTER_TIME) == dropped && run->nr_logged == 4,
+	       "calibrated at finish: the run back, complete, its counters and log as they were");
+	/* Two clock reads a hook pair, one inside a logged call's time. */
+	tap_ok(run->cost_ps[KFT_COST_DROPPED] == 10000 &&
+	       run->cost_ps[KFT_COST_LOGGED] == 10000 &&
+	       run->cost_ps[KFT_COST_OWN] == 5000,
+	       "calibrated: %u ps dropped, %u logged, %u own (10000, 10000, 5000)",
+	       run->cost_ps[KFT_COST_DROPPED], run->cost_ps[KFT_COST_LOGGED],
+	       run->cost_ps[KFT_COST_OWN]);
+	finish(run);
+	tap_ok(run->calibrated && run->cost_ps[KFT_COST_OWN] == 5000,
+	       "finished twice: calibrated once");
+}
+
 /* A run with filter noints or onlyints over A: an interrupt, then B. */
 static struct kft_run *ints_run(const char *filter)
 {
@@ -924,7 +988,7 @@ static void test_state_table(void)
 	for (from = 0; from < KFT_NR_STATES; from++)
 		for (to = 0; to < KFT_NR_STATES; to++)
 			n += kft_state_edge(from, to);
-	tap_ok(n == 16, "state table: 16 changes (%d)", n);
+	tap_ok(n == 17, "state table: 17 changes (%d)", n);
 	tap_ok(kft_state_armed(KFT_PRIMED) && kft_state_armed(KFT_STARTING) &&
 	       kft_state_armed(KFT_TRIGGERED) && !kft_state_armed(KFT_NONE) &&
 	       !kft_state_armed(KFT_CONFIGURED) &&
@@ -958,6 +1022,7 @@ int main(void)
 	test_no_run();
 	test_boot_run();
 	test_triggers_and_nesting();
+	test_inner_and_cost();
 	test_filters();
 	test_lost_and_not_found();
 	test_time_triggers();

@@ -21,6 +21,7 @@
 #include "kft_host_types.h"
 
 #define U64_MAX		UINT64_MAX
+#define U32_MAX		UINT32_MAX
 #define GFP_KERNEL	0
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define min_t(t, a, b)	((t)(a) < (t)(b) ? (t)(a) : (t)(b))

@@ -16,7 +16,7 @@ struct task_struct shim_idle[SHIM_NR_CPUS];
 struct task_struct *shim_tasks;
 bool shim_in_irq;
 unsigned long shim_sp;
-u64 shim_sched_clock, shim_tsc;
+u64 shim_sched_clock, shim_tsc, shim_tsc_step;
 unsigned long shim_tsc_khz, shim_boot_khz;
 char boot_command_line[COMMAND_LINE_SIZE];
 char shim_log[8192];

@@ -77,6 +77,7 @@ extern int shim_warnings;		/* WARN()s fired: a test fails on any */
 #define kzalloc(n, gfp)		calloc(1, n)
 #define kmalloc_array(n, s, gfp) calloc(n, s)
 #define kvmalloc_array(n, s, gfp) calloc(n, s)
+#define kcalloc(n, s, gfp)	calloc(n, s)
 #define vzalloc(n)		calloc(1, n)
 #define __GFP_ZERO		0x1	/* the shim's __vmalloc() zeroes always */
 #define __GFP_NOWARN		0x2
@@ -124,6 +125,7 @@ struct mutex { int locked; };
  * saved copy.
  */
 #define SHIM_NR_CPUS		4
+#define nr_cpu_ids		SHIM_NR_CPUS
 extern int shim_cpu;
 void shim_pcpu_register(void *var, size_t size);
 void *shim_pcpu_ptr(void *p, int cpu);
@@ -210,7 +212,17 @@ extern unsigned long shim_sp;
 extern u64 shim_sched_clock, shim_tsc;
 extern unsigned long shim_tsc_khz, shim_boot_khz;
 #define sched_clock()			shim_sched_clock
+/*
+ * In the tests, each read moves the TSC on by shim_tsc_step: 0 but to time
+ * the hooks.  make bench-hooks counts the hooks' instructions with a plain
+ * read, as the kernel's.
+ */
+extern u64 shim_tsc_step;
+#ifdef SHIM_TSC_STEP
+#define kft_arch_cycles()		(shim_tsc += shim_tsc_step)
+#else
 #define kft_arch_cycles()		shim_tsc
+#endif
 #define kft_arch_cycles_khz()		shim_tsc_khz
 #define kft_arch_boot_cycles_khz()	shim_boot_khz
 /* x86's bounds, which the boot run cases are worked out for. */

@@ -8,7 +8,8 @@
 # and KFT with the default boot run given as kft=.  Reports the boot to
 # the first user program, the initcalls' sum, and per initcall the
 # untraced kernel's time (initcall_debug) against what the traced kernels
-# measured and what kd --boot reports: KFT's effect on what it measures.
+# measured and what kd --boot reports, raw and compensated for the hooks'
+# cost: KFT's effect on what it measures, and what is left of it.
 #
 # Environment: FIDELITY_ARCHES (default x86_64; arm64 too), FIDELITY_CC
 # (gcc, clang or "gcc clang"; default gcc), FIDELITY_TOP (initcalls shown,
@@ -59,13 +60,15 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 		dir=$out/$KFT_ARCH-$cc-run
 		sed -n '/^=== data$/,$p' "$dir/kft_data.out" | sed 1d > "$dir/boot.raw"
 		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$dir/boot.raw" > "$dir/boot.sym"
-		"$BUILD/asan/kd" --boot --initcall-debug "$dir/boot.sym" |
-			sed -n 's/.*initcall \([^+]*\)+.* after \([0-9]*\) usecs/\1 \2/p' > "$dir/kd.txt"
+		for raw in "" --raw; do
+			"$BUILD/asan/kd" $raw --boot --initcall-debug "$dir/boot.sym" |
+				sed -n 's/.*initcall \([^+]*\)+.* after \([0-9]*\) usecs/\1 \2/p' > "$dir/kd${raw:+-raw}.txt"
+		done
 		awk -v arch="$KFT_ARCH" -v cc="$cc" -v top="${FIDELITY_TOP:-15}" \
 		    -v kver="$KFT_KVER" -f bench/fidelity.awk \
 			"$out/$KFT_ARCH-$cc-vanilla/user.txt" "$out/$KFT_ARCH-$cc-vanilla/initcalls.txt" \
 			"$out/$KFT_ARCH-$cc-idle/user.txt" "$out/$KFT_ARCH-$cc-idle/initcalls.txt" \
-			"$dir/user.txt" "$dir/initcalls.txt" "$dir/kd.txt" >> "$out/fidelity.md"
+			"$dir/user.txt" "$dir/initcalls.txt" "$dir/kd.txt" "$dir/kd-raw.txt" >> "$out/fidelity.md"
 	done
 done
 cat "$out/fidelity.md"

@@ -180,7 +180,7 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 			r.path, (unsigned long long)t->too_deep);
 		kd->skipped++;
 	}
-	data = r.in_data;
+	data = r.seen_data;
 	failed = r.failed;
 	if (kd->stream && data)
 		kd_stream_end(kd, t);

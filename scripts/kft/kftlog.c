@@ -440,8 +440,8 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
  */
 static void check_order(struct kft_log_reader *r, struct kft_call *c)
 {
-	c->rewound = r->any && c->entry < r->last_entry;
-	if (c->rewound) {
+	c->rewound = r->any && (r->new_log || c->entry < r->last_entry);
+	if (c->rewound && !r->new_log) {
 		char msg[160];
 
 		snprintf(msg, sizeof(msg),
@@ -451,6 +451,15 @@ static void check_order(struct kft_log_reader *r, struct kft_call *c)
 	}
 	r->last_entry = c->entry;
 	r->any = true;
+	r->new_log = false;
+}
+
+/* The first line of a log's header: logs put end to end start there. */
+static bool starts_log(const char *line)
+{
+	static const char tag[] = "Kernel Instrumentation Run ID";
+
+	return !strncmp(line, tag, sizeof(tag) - 1);
 }
 
 /* A console capture: the dump's lines; false for a line to skip. */
@@ -485,6 +494,11 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		len = got;
 		if (!console_line(r, &line, &len))
 			continue;
+		if (starts_log(line)) {
+			/* Another log's header: its own text base. */
+			r->in_data = false;
+			r->new_log = true;
+		}
 		if (r->in_data) {
 			if (data_line(r, line, len, c)) {
 				check_order(r, c);
@@ -496,7 +510,7 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 			continue;	/* a header line: nothing to misread */
 		bias = r->st ? r->st->bias : 0;
 		if (kft_log_header_line(line, r->st))
-			r->in_data = true;
+			r->in_data = r->seen_data = true;
 		if (r->st && r->st->bias != bias)
 			r->sites_gen++;	/* addresses name other functions */
 	}

@@ -73,6 +73,8 @@ struct kft_log_reader {
 	bool in_data;			/* past the dashed header line */
 	bool decimals;			/* entry times have decimals */
 	bool quiet;
+	bool seen_data;			/* a dashed header line was read */
+	bool new_log;			/* a header began after another's data */
 	struct kft_console console;	/* a console capture's dump */
 	struct kft_site_fn *sites;	/* caller names by call site, cached */
 	uint32_t sites_gen;		/* new symbol table offset: new cache */
@@ -84,10 +86,13 @@ void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
 		  struct kft_symtab *st, struct kft_names *names);
 /*
  * Next call of the log; false at the end.  Header lines are skipped (and
- * give the symbol table its KASLR offset); in a console capture, all but
- * the lines kft_dump= printed (console.h); a malformed line is a warning
- * with its line number, and is skipped; so is a line with a NUL byte, a
- * time that is not finite or beyond 104 days, or a CPU beyond 65535.
+ * give the symbol table its KASLR offset); a line that starts another
+ * log's header ("Kernel Instrumentation Run ID") ends this one's data,
+ * and its first call starts a new run (kft_call.rewound).  In a console
+ * capture, all but the lines kft_dump= printed are skipped (console.h).
+ * A malformed line is a warning with its line number, and is skipped; so
+ * is a line with a NUL byte, a time that is not finite or beyond 104
+ * days, or a CPU beyond 65535.
  */
 bool kft_log_next(struct kft_log_reader *r, struct kft_call *c);
 void kft_log_close(struct kft_log_reader *r);

@@ -294,6 +294,16 @@ grep -q '|  rest_init$' "$tmp/raw.out" && grep -q ' start_kernel$' "$tmp/raw.out
 ok $? "raw log resolved with -m"
 grep -q '     10.000      7.500       5 start_kernel' "$tmp/raw.out"
 ok $? "sub-microsecond times keep their fraction"
+# Logs put end to end, the second from a KASLR boot: each is read with its
+# own header and text base, and is a run of its own (its header lines were
+# bad data lines, its addresses read with the first log's base).
+sed -e 's/0xffffffff81/0xffffffff9a/g' tests/tools/fixtures/raw.log > "$tmp/kaslr.log"
+"$KD" -m tests/tools/fixtures/System.map -c tests/tools/fixtures/raw.log > "$tmp/one.out" 2> /dev/null
+cat tests/tools/fixtures/raw.log "$tmp/kaslr.log" | "$KD" -m tests/tools/fixtures/System.map -c > "$tmp/two.out" 2> "$tmp/two.err"
+[ $? -eq 1 ] && diff -u <(cat "$tmp/one.out"; tail -n +3 "$tmp/one.out") "$tmp/two.out" &&
+	[ "$(grep -c 'fewer than 5 columns' "$tmp/two.err")" = 2 ] && grep -q '<stdin>:44: ' "$tmp/two.err" &&
+	! grep -q 'not in entry order\|bad entry time' "$tmp/two.err"
+ok $? "two logs end to end: each with its own header and text base, a run each, line numbers running on"
 
 # A console capture (kft_dump=): the log behind printk's prefix, CRLF line
 # ends, the kernel's own lines around and inside it.

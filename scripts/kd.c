@@ -38,6 +38,13 @@ static bool wanted(const struct kd *kd, const struct kft_call *c)
 static void on_close(void *priv, struct kft_tree *t, int32_t i)
 {
 	struct kd *kd = priv;
+	const struct kft_node *n = &t->nodes[i];
+
+	/* The traced time: the calls shown that no timed call shown holds. */
+	if (!n->hidden && !n->covered && n->c.raw > 0) {
+		kd->traced += n->c.raw;
+		kd->traced_hooks += n->c.hooks;
+	}
 
 	if (kd->stream)
 		kd_stream_close(kd, t, i);
@@ -54,6 +61,11 @@ static void on_add(void *priv, struct kft_tree *t, int32_t i)
 	if (kd->subtree)
 		n->hidden = n->c.fn != kd->subtree_fn &&
 			    (n->parent < 0 || t->nodes[n->parent].hidden);
+	if (n->parent >= 0) {
+		const struct kft_node *p = &t->nodes[n->parent];
+
+		n->covered = !p->hidden && (p->c.raw >= 0 || p->covered);
+	}
 	if (kd->stream)
 		kd_stream_add(kd, t, i);
 }
@@ -147,6 +159,9 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
 				   strlen("__switch_to"));
 	kft_log_open(&r, lines, name, st, &kd->names);
+	r.raw = kd->raw;
+	r.comp = &kd->comp;
+	kd->reader = &r;
 	if (kd->subtree)
 		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
 					     strlen(kd->subtree));
@@ -185,7 +200,17 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 	if (kd->stream && data)
 		kd_stream_end(kd, t);
 	kft_log_close(&r);
+	kd->reader = NULL;
 	fclose(lines);
+	if (kd->stream && data) {
+		char note[512];
+
+		/* The traced time's hooks are known now: said last. */
+		if (kd_times_note(kd, true, note, sizeof(note)))
+			printf("%s\n", note);
+	} else if (data && (kd->boot || kd->output == 'j' || kd->output == 't')) {
+		kft_tree_place(t);	/* what places calls in time */
+	}
 	if (failed)
 		return 1;
 	if (!data) {
@@ -307,9 +332,12 @@ static void usage(FILE *f)
 		"  -r          with -c: print trees while reading, each when it is\n"
 		"              complete (with -i: each call as soon as its local time\n"
 		"              is known), and forget them: for pipes and huge logs\n"
+		"  --raw       times as measured, KFT's hooks in them (see below)\n"
 		"  -h, --help  this help;  -V, --version  version\n"
 		"Times are in microseconds.  Durations -1 (exit not seen) and -2 (stack\n"
-		"watch) count as calls but add no time.\n");
+		"watch) count as calls but add no time.  A log with a 'Hook cost = D ns\n"
+		"dropped, L ns logged, O ns own' line and Calls and Logged columns has\n"
+		"its times compensated: less (Calls-Logged)*D + Logged*L + O (>= 0).\n");
 }
 
 int main(int argc, char **argv)
@@ -331,6 +359,7 @@ int main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'K' },
 		{ "threshold", required_argument, NULL, 'H' },
 		{ "min", required_argument, NULL, 'M' },
+		{ "raw", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -414,6 +443,7 @@ int main(int argc, char **argv)
 			}
 			boot_opts = true;
 			break;
+		case 'R': kd.raw = true; break;
 		case 'G': kd.output = 's'; break;
 		case 'T': kd.output = 't'; break;
 		case 'F': kd.output = 'f'; break;
@@ -487,19 +517,23 @@ int main(int argc, char **argv)
 	} else if (kd.diff) {
 		ret = kd_diff(&kd, argv[optind], argv[optind + 1], stp);
 	} else {
+		struct kft_export_note en;
+		char note[512];
+
 		ret = kd_analyse(&kd, optind < argc ? argv[optind] : NULL, stp, &t);
+		kd_export_note(&kd, &en, note, sizeof(note));
 		if (!ret && kd.boot)
 			kd_boot(&kd, &t, optind < argc ? argv[optind] : "<stdin>");
 		else if (!ret && kd.output == 'f')
 			kft_export_folded(stdout, &t, &kd.names);
 		else if (!ret && kd.output == 'j')
-			kft_export_chrome(stdout, &t, &kd.names);
+			kft_export_chrome(stdout, &t, &kd.names, &en);
 		else if (!ret && kd.output == 's')
 			kft_export_flamegraph(stdout, &t, &kd.names,
-					      optind < argc ? argv[optind] : "KFT log");
+					      optind < argc ? argv[optind] : "KFT log", &en);
 		else if (!ret && kd.output == 't')
 			kft_export_timeline(stdout, &t, &kd.names,
-					    optind < argc ? argv[optind] : "KFT log");
+					    optind < argc ? argv[optind] : "KFT log", &en);
 		else if (!ret && kd.tree && !kd.stream)
 			kd_call_trees(&kd, &t);
 		else if (!ret && !kd.tree)

@@ -154,6 +154,15 @@ static void close_node(struct kft_tree *t, int32_t i)
 {
 	struct kft_node *n = &t->nodes[i];
 
+	/*
+	 * A call lasts at least as long as the calls inside it: a
+	 * compensated time that came out shorter (the hook cost is a
+	 * calibration, its callees' counts another's) is theirs.
+	 */
+	if (n->c.compensated && n->sub > n->c.delta) {
+		n->c.delta = n->sub < n->c.raw ? n->sub : n->c.raw;
+		n->c.hooks = (float)(n->c.raw - n->c.delta);
+	}
 	if (n->parent >= 0 && n->c.delta > 0)
 		t->nodes[n->parent].sub += n->c.delta;
 	if (n->c.fn == t->switch_fn && n->c.delta > 0)
@@ -410,12 +419,15 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		unwind(t, own, c->entry);
 		close_stale(t, own, c);
 		parent = top(own);
-		/* Another task's call on this CPU: this one had it meanwhile. */
+		/*
+		 * Another task's call on this CPU: this one had it meanwhile,
+		 * hooks and all (they were not the waiting call's).
+		 */
 		if (running && running != own && parent < 0 && running->n &&
-		    c->delta > 0) {
+		    c->raw > 0) {
 			struct kft_node *r = &t->nodes[top(running)];
-			double until = r->end < c->entry + c->delta ?
-				       r->end : c->entry + c->delta;
+			double until = r->end < c->entry + c->raw ?
+				       r->end : c->entry + c->raw;
 
 			r->offcpu += until - c->entry;
 		}
@@ -437,7 +449,7 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 	else if (c->delta == KFT_DELTA_STACK)
 		n->end = c->entry;
 	else
-		n->end = c->entry + c->delta;
+		n->end = c->entry + c->raw;	/* the log's window */
 	if (parent < 0 || own_tree || foreign) {
 		n->tree = i;		/* a tree of its own: task or interrupt */
 		n->depth = 0;
@@ -470,6 +482,180 @@ void kft_tree_finish(struct kft_tree *t)
 	for (i = 0; i < t->ntasks; i++)
 		while (t->task_stacks[i].n)
 			close_node(t, t->task_stacks[i].idx[--t->task_stacks[i].n]);
+}
+
+/* Track keys to their clock's shift, hashed: a log may have many tasks. */
+struct shifts {
+	int64_t *key;
+	double *shift;
+	uint32_t n, nslots;
+};
+
+static uint32_t shift_hash(int64_t key, uint32_t nslots)
+{
+	return (uint32_t)(((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> 32) &
+	       (nslots - 1);
+}
+
+/* The shift of key's clock; a new one starts at *start. */
+static double *shift_of(struct shifts *m, int64_t key, double start)
+{
+	uint32_t h, i;
+
+	if (2 * (m->n + 1) > m->nslots) {
+		struct shifts g = { NULL, NULL, m->n, m->nslots ? 2 * m->nslots : 64 };
+
+		g.key = xmalloc(g.nslots * sizeof(*g.key));
+		g.shift = xmalloc(g.nslots * sizeof(*g.shift));
+		for (i = 0; i < g.nslots; i++)
+			g.shift[i] = NAN;	/* empty */
+		for (i = 0; i < m->nslots; i++) {
+			if (isnan(m->shift[i]))
+				continue;
+			for (h = shift_hash(m->key[i], g.nslots); !isnan(g.shift[h]);
+			     h = (h + 1) & (g.nslots - 1))
+				;
+			g.key[h] = m->key[i];
+			g.shift[h] = m->shift[i];
+		}
+		free(m->key);
+		free(m->shift);
+		*m = g;
+	}
+	for (h = shift_hash(key, m->nslots); !isnan(m->shift[h]);
+	     h = (h + 1) & (m->nslots - 1))
+		if (m->key[h] == key)
+			return &m->shift[h];
+	m->n++;
+	m->key[h] = key;
+	m->shift[h] = start;
+	return &m->shift[h];
+}
+
+static void shifts_clear(struct shifts *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nslots; i++)
+		m->shift[i] = NAN;
+	m->n = 0;
+}
+
+/*
+ * The compensated clock: each call's entry less the time KFT's hooks took
+ * before it (its shift).  Inside a call, a callee's shift is its caller's,
+ * plus the hooks' time of the callees before it (their raw less their
+ * delta), plus the caller's own hooks' time spread evenly over the time
+ * its callees leave it (the dropped calls in it could be anywhere): so a
+ * callee starts and ends inside its caller on this clock too.  A call
+ * with no caller starts on its track's clock (its task, a CPU's
+ * interrupts or idle task), which each such call with a duration moves
+ * on by its hooks' time; a track's first call takes its CPU's clock: the
+ * shift of the calls entered on that CPU, and of those that returned, with
+ * their hooks' time (the boot's kernel_init starts where start_kernel's
+ * calls left the clock).  No call starts before the log's time 0.  A new
+ * run starts every clock afresh.  Nothing moves in a log that does not
+ * say what its hooks cost: at is entry, exactly.
+ */
+struct cpu_clock {
+	double shift;		/* the furthest it is known to have moved */
+	struct { double end, shift; } *open;	/* timed calls, as entered */
+	uint32_t n, cap;
+};
+
+void kft_tree_place(struct kft_tree *t)
+{
+	/* Per call: its callees' raw time, and so far placed: raw, hooks. */
+	double *sub_raw = xcalloc((size_t)t->n + 1, sizeof(*sub_raw));
+	double *used = xcalloc(2 * (size_t)t->n + 2, sizeof(*used));
+	struct cpu_clock *cc = xcalloc(t->ncpus + 1, sizeof(*cc));
+	struct shifts m = { 0 };
+	uint32_t i, k;
+
+	for (i = 0; i < t->n; i++) {
+		const struct kft_node *n = &t->nodes[i];
+
+		if (n->parent >= 0 && (uint32_t)n->parent < i && n->c.raw > 0)
+			sub_raw[n->parent] += n->c.raw;
+	}
+
+	for (i = 0; i < t->n; i++) {
+		struct kft_node *n = &t->nodes[i];
+		uint32_t cpu = n->c.cpu > 0 ? (uint32_t)n->c.cpu : 0;
+		double hooks = n->c.raw > 0 ? n->c.raw - n->c.delta : 0;
+		struct cpu_clock *c;
+		double s, *track = NULL;
+		int32_t p = n->parent;
+
+		if (cpu >= t->ncpus)	/* (every call's CPU was grown for) */
+			cpu = 0;
+		if (n->c.rewound) {
+			shifts_clear(&m);
+			for (k = 0; k <= t->ncpus; k++)
+				cc[k].shift = 0, cc[k].n = 0;
+		}
+		/* The calls that returned before this one: their hooks too. */
+		c = &cc[cpu];
+		while (c->n && c->open[c->n - 1].end <= n->c.entry) {
+			c->n--;
+			if (c->open[c->n].shift > c->shift)
+				c->shift = c->open[c->n].shift;
+		}
+		if (p >= 0 && (uint32_t)p < i) {
+			const struct kft_node *q = &t->nodes[p];
+			double since = n->c.entry - q->c.entry, f = 1;
+			double qs = q->c.entry - q->at;	/* its shift */
+			double gap = since - used[2 * p];
+
+			if (gap < 0)
+				gap = 0;
+			if (q->c.compensated) {
+				double lr = q->c.raw - sub_raw[p];
+				double lc = q->c.delta - q->sub;
+
+				if (lr > 0 && lc < lr)
+					f = lc > 0 ? lc / lr : 0;
+			}
+			s = qs + (1 - f) * gap + used[2 * p + 1];
+			/* Not before its caller (callees that overlap). */
+			if (since >= 0 && s > qs + since)
+				s = qs + since;
+			if (n->c.raw > 0) {
+				used[2 * p] += n->c.raw;
+				used[2 * p + 1] += hooks;
+			}
+		} else {
+			track = shift_of(&m, kft_track_key(&n->c), c->shift);
+			s = *track;
+			if (s > n->c.entry)
+				s = n->c.entry > 0 ? n->c.entry : 0;
+		}
+		/*
+		 * To the ns, as times are: a callee that ends where its
+		 * caller does then ends there exactly, not a rounding apart.
+		 */
+		s = round(s * 1000) / 1000;
+		if (track)
+			*track = s + hooks;
+		n->at = n->c.entry - s;
+		if (s > c->shift)
+			c->shift = s;
+		if (hooks > 0) {
+			if (c->n == c->cap) {
+				c->cap = c->cap ? 2 * c->cap : 16;
+				c->open = xrealloc(c->open, c->cap * sizeof(*c->open));
+			}
+			c->open[c->n].end = n->c.entry + n->c.raw;
+			c->open[c->n++].shift = s + hooks;
+		}
+	}
+	for (k = 0; k <= t->ncpus; k++)
+		free(cc[k].open);
+	free(cc);
+	free(sub_raw);
+	free(used);
+	free(m.key);
+	free(m.shift);
 }
 
 void kft_tree_free(struct kft_tree *t)

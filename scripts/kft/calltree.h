@@ -25,8 +25,14 @@ struct kft_node {
 	double end;		/* when it returned, see kft_tree_add() */
 	double sub;		/* time in direct callees */
 	double offcpu;		/* time other tasks had the CPU */
+	/*
+	 * When it was entered on the compensated clock (kft_tree_place()):
+	 * its entry, less the time KFT's hooks took before it.
+	 */
+	double at;
 	bool hidden;		/* left out of the output by a filter */
 	bool closed;		/* sub and offcpu are final */
+	bool covered;		/* free for the caller (kd: inside a timed call shown) */
 	uint8_t mark;		/* free for the caller */
 };
 
@@ -78,7 +84,29 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c);
 /* A closed call's node is no longer needed: reuse it. */
 void kft_tree_release(struct kft_tree *t, int32_t node);
 void kft_tree_finish(struct kft_tree *t);	/* close every open call */
+/*
+ * Each call's place on the compensated clock (kft_node.at), once the tree
+ * is finished (and was built without recycle).  Linear.
+ */
+void kft_tree_place(struct kft_tree *t);
 void kft_tree_free(struct kft_tree *t);
+
+/*
+ * A call's track in the timeline and the Chrome trace, and its own clock
+ * on the compensated time line: its task's, but pid 0 is each CPU's own
+ * idle task (swapper/N), and interrupt context a track per CPU.  Keys:
+ * the pid (> 0); KFT_TRACK_IRQ - cpu; and KFT_TRACK_IDLE - cpu, ranges
+ * that a CPU number (< 2^31) keeps apart.
+ */
+#define KFT_TRACK_IRQ	(-1LL)
+#define KFT_TRACK_IDLE	(-(1LL << 32))
+
+static inline int64_t kft_track_key(const struct kft_call *c)
+{
+	int64_t cpu = c->cpu > 0 ? c->cpu : 0;
+
+	return c->irq ? KFT_TRACK_IRQ - cpu : c->pid ? c->pid : KFT_TRACK_IDLE - cpu;
+}
 
 static inline double kft_node_local(const struct kft_node *n)
 {

@@ -7,6 +7,7 @@
  * An interrupt's calls form their own stacks ("[irq] ...", their own
  * track per CPU), not part of whatever they interrupted.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +85,27 @@ void kft_json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+void kft_json_note(FILE *out, const struct kft_export_note *en,
+		   const char *prefix, const char *indent)
+{
+	if (!en || !en->times)
+		return;
+	fprintf(out, "%s\"%stimes\": \"%s\",%s", indent, prefix, en->times,
+		*indent ? "\n" : "");
+	fprintf(out, "%s\"%shook_cost_ns\": ", indent, prefix);
+	if (en->cost_known)
+		fprintf(out, "{\"dropped\": %.1f, \"logged\": %.1f, \"own\": %.1f},%s",
+			en->cost.dropped * 1000, en->cost.logged * 1000,
+			en->cost.own * 1000, *indent ? "\n" : "");
+	else
+		fprintf(out, "null,%s", *indent ? "\n" : "");
+	fprintf(out, "%s\"%sinstrumentation\": ", indent, prefix);
+	if (isfinite(en->share))
+		fprintf(out, "%.4f,%s", en->share, *indent ? "\n" : "");
+	else
+		fprintf(out, "null,%s", *indent ? "\n" : "");
+}
+
 /*
  * A track's thread id: a task's pid; a CPU's interrupts and idle task
  * (kft_track_key()) get ids above every pid in the log, so that no pid,
@@ -95,8 +117,15 @@ static int64_t chrome_tid(int64_t key, int64_t base, uint32_t ncpu)
 	       base + ncpu + (KFT_TRACK_IDLE - key);
 }
 
+/*
+ * Calls at their place on the compensated clock (kft_node.at: their entry
+ * when the log does not say what its hooks cost), for their compensated
+ * time.  With a note, its facts in "otherData", which the trace format
+ * keeps for metadata (Perfetto and speedscope pass over it).
+ */
 void kft_export_chrome(FILE *out, const struct kft_tree *t,
-		       const struct kft_names *names)
+		       const struct kft_names *names,
+		       const struct kft_export_note *en)
 {
 	double last = 0;
 	uint32_t i, ncpu = 1;
@@ -105,7 +134,7 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
-		double end = n->c.entry + (n->c.delta > 0 ? n->c.delta : 0);
+		double end = n->at + (n->c.delta > 0 ? n->c.delta : 0);
 
 		if (end > last)
 			last = end;
@@ -114,7 +143,15 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		if (n->c.pid >= base)
 			base = (int64_t)n->c.pid + 1;
 	}
-	fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+	fprintf(out, "{\"displayTimeUnit\":\"ns\",");
+	if (en && en->times) {
+		fprintf(out, "\"otherData\":{");
+		kft_json_note(out, en, "kft_", "");
+		fprintf(out, "\"kft_note\":");
+		kft_json_string(out, en->text);
+		fprintf(out, "},");
+	}
+	fprintf(out, "\"traceEvents\":[\n");
 	fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"kernel (KFT)\"}}");
 	for (i = 0; i < ncpu; i++)
 		fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%lld,\"args\":{\"name\":\"interrupts, CPU %u\"}}"
@@ -129,11 +166,19 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 			continue;
 		fprintf(out, "%s\n{\"name\":", first ? "" : ",");
 		kft_json_string(out, names->name[n->c.fn]);
+		/*
+		 * Start and end to the ns, and the duration between them: a
+		 * callee that ends where its caller does ends there printed
+		 * too (compensated times have more digits than the log's).
+		 */
+		double ts = round(n->at * 1000);
+		double end = round((n->c.delta >= 0 ? n->at + n->c.delta : last) * 1000);
+
 		if (n->c.delta == KFT_DELTA_STACK)
-			fprintf(out, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f", n->c.entry);
+			fprintf(out, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f", ts / 1000);
 		else
-			fprintf(out, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f", n->c.entry,
-				n->c.delta >= 0 ? n->c.delta : last - n->c.entry);
+			fprintf(out, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f", ts / 1000,
+				(end - ts) / 1000);
 		/*
 		 * The CPU as the category, and args only for open calls:
 		 * speedscope tells frames apart by name and args.

@@ -43,6 +43,15 @@ struct kd {
 	struct kft_pairmap callee_at;	/* (caller, callee) -> callees[] */
 	bool fractions;		/* print 3 decimals: the log has them */
 	unsigned long skipped;	/* malformed lines left out */
+	/*
+	 * KFT's hooks: what the logs said they cost, and in the calls with
+	 * no timed call shown around them, their time as measured and the
+	 * hooks' part of it.
+	 */
+	struct kft_comp_stats comp;
+	double traced, traced_hooks;
+	const struct kft_log_reader *reader;	/* while reading a log */
+	bool raw;		/* --raw: times as measured */
 	/* options */
 	const char *format;
 	char sort;
@@ -83,6 +92,21 @@ void kd_free(struct kd *kd);
 /* kd_format.c: microseconds as the log has them (3 decimals or none). */
 const char *kd_fmt_us(const struct kd *kd, double v, char *buf, size_t n);
 const char *kd_fmt_change(const struct kd *kd, double v, char *buf, size_t n);
+/*
+ * How the times were taken, for the top of an output: "times: compensated
+ * for KFT's hooks (...): instrumentation was N% of the traced time; --raw
+ * for measured", or as measured; false (and "") for logs that do not say
+ * what their hooks cost.  share: say how much of the traced time they
+ * were (known once the log is read).
+ */
+bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n);
+/* Of the traced time, the hooks' part (0 to 1), NAN if none was traced. */
+double kd_hooks_share(const struct kd *kd);
+/* The same for the JSON and SVG outputs (buf holds its text). */
+struct kft_export_note;
+const struct kft_export_note *kd_export_note(const struct kd *kd,
+					     struct kft_export_note *en,
+					     char *buf, size_t n);
 
 /* kd_summary.c: per-function statistics, and the summary table. */
 struct fstat *kd_fstat_of(struct kd *kd, uint32_t fn);
@@ -105,6 +129,8 @@ void kd_pair_free(struct kd *a, struct kd *b, struct kft_tree *ta,
 		  struct kft_tree *tb);
 int kd_diff(struct kd *kd, const char *old, const char *new,
 	    struct kft_symtab *st);
+void kd_times_alike(const struct kd *a, const char *pa, const struct kd *b,
+		    const char *pb);
 
 /*
  * kd_boot.c: --boot, a boot run's phases and initcalls; with --diff; the

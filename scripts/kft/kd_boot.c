@@ -108,10 +108,13 @@ static const char *name_of(const struct boot_scan *s, int32_t i)
 	return s->names->name[s->t->nodes[i].c.fn];
 }
 
-/* A call's end, for the report: open calls run to the end of the boot. */
+/*
+ * A call's end, for the report: open calls run to the end of the boot.
+ * The report's times are on the compensated clock (kft_node.at).
+ */
 static double end_of(const struct boot_report *r, const struct kft_node *n)
 {
-	double e = n->c.delta >= 0 ? n->c.entry + n->c.delta : r->end;
+	double e = n->c.delta >= 0 ? n->at + n->c.delta : r->end;
 
 	return e < r->end ? e : r->end;
 }
@@ -230,6 +233,15 @@ static int by_end(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
+static int by_start(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
 /*
  * Cut [t0, end] at the named calls: each moment goes to the latest-entered
  * named call still running then (calls of one task nest; kernel_init's
@@ -250,7 +262,7 @@ static void build_phases(struct boot_report *r, const struct boot_scan *s,
 
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *nd = &t->nodes[i];
-		double st = nd->c.entry > r->t0 ? nd->c.entry : r->t0;
+		double st = nd->at > r->t0 ? nd->at : r->t0;
 		double e = end_of(r, nd);
 
 		phase_of[i] = UINT32_MAX;
@@ -263,7 +275,14 @@ static void build_phases(struct boot_report *r, const struct boot_scan *s,
 	}
 	memcpy(ends, sp, n * sizeof(*sp));
 	qsort(ends, n, sizeof(*ends), by_end);
-	/* sp is in log order, and so by entry. */
+	/*
+	 * sp is in log order, and so by entry; on the compensated clock, in
+	 * a task's order, but another task's clock may put a call earlier.
+	 */
+	for (i = 1; i < n && sp[i - 1].s <= sp[i].s; i++)
+		;
+	if (i < n)
+		qsort(sp, n, sizeof(*sp), by_start);
 	while (cur < r->end) {
 		double next = r->end;
 		uint32_t ph;
@@ -332,7 +351,7 @@ static void top_calls(const struct boot_scan *s, const struct boot_report *r,
 
 	for (c = s->first[i]; c >= 0; c = s->next[c]) {
 		const struct kft_node *nd = &s->t->nodes[c];
-		double d = end_of(r, nd) - nd->c.entry;
+		double d = end_of(r, nd) - nd->at;
 
 		if (!usable(nd) || nd->c.pid != s->t->nodes[i].c.pid)
 			continue;
@@ -418,7 +437,7 @@ static void build_initcalls(struct boot_report *r,
 		if (!is(s, i, F_DO_ONE_INITCALL) || !usable(nd))
 			continue;
 		/* A module's init once user space runs: not the boot's. */
-		if (r->reached && nd->c.entry >= r->end) {
+		if (r->reached && nd->at >= r->end) {
 			r->nafter++;
 			continue;
 		}
@@ -436,8 +455,8 @@ static void build_initcalls(struct boot_report *r,
 		 * is not in the log, do_one_initcall()'s (a bound).
 		 */
 		at = fn >= 0 ? fn : (int32_t)i;
-		ic->start = t->nodes[at].c.entry - r->t0;
-		ic->time = end_of(r, &t->nodes[at]) - t->nodes[at].c.entry;
+		ic->start = t->nodes[at].at - r->t0;
+		ic->time = end_of(r, &t->nodes[at]) - t->nodes[at].at;
 		ic->offcpu = s->offcpu[at];
 		ic->busy = s->busy[at];
 		if (fn >= 0)
@@ -473,14 +492,14 @@ void kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	user = find_first(&s, F_TO_USERSPACE);
 	r->has_start = start >= 0;
 	r->reached = user >= 0;
-	r->t0 = start >= 0 ? t->nodes[start].c.entry :
-		t->n ? t->nodes[0].c.entry : 0;
+	r->t0 = start >= 0 ? t->nodes[start].at :
+		t->n ? t->nodes[0].at : 0;
 	if (user >= 0) {
-		r->end = t->nodes[user].c.entry;
+		r->end = t->nodes[user].at;
 	} else {
 		r->end = r->t0;
 		for (i = 0; i < t->n; i++) {
-			double e = t->nodes[i].c.entry +
+			double e = t->nodes[i].at +
 				   (t->nodes[i].c.delta > 0 ? t->nodes[i].c.delta : 0);
 
 			if (e > r->end)
@@ -506,6 +525,7 @@ void kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	}
 	build_phases(r, &s, role, level, nlevels);
 	build_initcalls(r, &s, level, nlevels);
+	kd_export_note(kd, &r->note, r->note_buf, sizeof(r->note_buf));
 	scan_free(&s);
 	free(role);
 	free(level);
@@ -549,6 +569,8 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 	uint32_t i;
 	long shown = 0;
 
+	if (r->note.times)
+		printf("%s\n", r->note.text);
 	printf("Boot: %s at %s us, ",
 	       r->has_start ? "start_kernel" : "the log's first call (no start_kernel)",
 	       kd_fmt_us(kd, r->t0, a, sizeof(a)));
@@ -647,8 +669,13 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 	       width, height);
 	printf("<text x=\"%.0f\" y=\"20\" font-size=\"15\">Boot: %s us to the first user program</text>\n",
 	       left, kd_fmt_us(kd, total, v, sizeof(v)));
-	printf("<text x=\"%.0f\" y=\"40\">phases (hover for names and times); below, the %u longest initcalls</text>\n",
+	printf("<text x=\"%.0f\" y=\"40\">phases (hover for names and times); below, the %u longest initcalls",
 	       left, n);
+	if (r->note.times) {
+		printf("; ");
+		xml(stdout, r->note.text);
+	}
+	printf("</text>\n");
 	for (i = 0; i < r->nphases; i++) {
 		const struct boot_phase *p = &r->phases[i];
 
@@ -896,6 +923,28 @@ static uint32_t initcall_rows(const struct boot_report *r, const char **n,
 	return r->ncalls;
 }
 
+/* A report's times: compensated for KFT's hooks, or as measured. */
+static bool compensated(const struct boot_report *r)
+{
+	return r->note.times && !strcmp(r->note.times, "compensated");
+}
+
+bool kd_boot_times_alike(const struct boot_report *a, const char *pa,
+			 const struct boot_report *b, const char *pb,
+			 bool say)
+{
+	if (say && a->note.times && a->note.text[0])
+		printf("old: %s\n", a->note.text);
+	if (say && b->note.times && b->note.text[0])
+		printf("new: %s\n", b->note.text);
+	if (compensated(a) == compensated(b))
+		return true;
+	fprintf(stderr, "kd: %s's times are %s, %s's %s: not alike (kd --raw reads every log's as measured)\n",
+		pa, compensated(a) ? "compensated for KFT's hooks" : "as measured",
+		pb, compensated(b) ? "compensated for KFT's hooks" : "as measured");
+	return false;
+}
+
 /* kd --boot --diff OLD NEW: which phase, which initcall got slower. */
 int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		 struct kft_symtab *st)
@@ -920,6 +969,7 @@ int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 	       kd_fmt_us(kd, ra.end - ra.t0, x, sizeof(x)),
 	       kd_fmt_us(kd, rb.end - rb.t0, y, sizeof(y)),
 	       kd_fmt_change(kd, (rb.end - rb.t0) - (ra.end - ra.t0), z, sizeof(z)));
+	kd_boot_times_alike(&ra, old, &rb, new, true);
 
 	m = ra.nphases > ra.ncalls ? ra.nphases : ra.ncalls;
 	m = m > rb.nphases ? m : rb.nphases;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "export.h"
 #include "kd.h"
 
 #define BOOT_TOP	3	/* longest calls kept inside an initcall */
@@ -48,6 +49,13 @@ struct boot_report {
 	struct boot_initcall *calls;	/* longest first */
 	uint32_t ncalls, calls_cap;
 	uint32_t nafter;	/* initcalls after the first user program */
+	/*
+	 * KFT's hooks: note.times NULL if the log does not say what they
+	 * cost (kd_export_note()); note.text in note_buf.  A JSON report
+	 * read back gives "times" alone.
+	 */
+	struct kft_export_note note;
+	char note_buf[512];
 };
 
 extern const char *const kd_boot_level_names[8];
@@ -60,6 +68,14 @@ void kd_boot_free(struct boot_report *r);
 int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 		 struct boot_report *r);
 char *kd_boot_level_text(const struct boot_initcall *ic, char *buf, size_t n);
+/*
+ * Are two reports' times alike (both compensated for KFT's hooks, or
+ * both as measured)?  If not, says so on stderr.  say: print each one's
+ * note, as "old: ..." and "new: ...".
+ */
+bool kd_boot_times_alike(const struct boot_report *a, const char *pa,
+			 const struct boot_report *b, const char *pb,
+			 bool say);
 
 /* kd_boot_json.c: --json out, and back in. */
 void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,

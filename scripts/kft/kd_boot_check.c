@@ -182,6 +182,8 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 			goto out;
 		}
 		collect(&it, &r[i], false);
+		kd_boot_times_alike(&r[i], paths[i], &r[npaths - 1],
+				    paths[npaths - 1], false);
 	}
 	collect(&it, &r[npaths - 1], true);
 
@@ -207,6 +209,8 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 	       paths[0]);
 	printf("Fails when slower than the reference by more than %g%% and more than %s us\n",
 	       100 * kd->threshold, kd_fmt_us(kd, kd->min_change, a, sizeof(a)));
+	if (r[npaths - 1].note.times && r[npaths - 1].note.text[0])
+		printf("This boot's %s\n", r[npaths - 1].note.text);
 	printf("\n  %-8s %-44s %12s    %12s    %14s    %9s\n", "", "", "reference",
 	       "this boot", "change", "");
 	for (k = 1; k >= -1; k -= 2) {

@@ -16,6 +16,11 @@
  *                  ... ],                                    longest first
  *   "initcalls_after_user_space": N }
  *
+ * A log that says what KFT's hooks cost adds, after "units":
+ *   "times": "compensated" | "measured", "hook_cost_ns": { "dropped": NS,
+ *   "logged": NS, "own": NS } | null, "instrumentation": FRACTION | null
+ * (kd_times_note()); a report without "times" was measured.
+ *
  * "start" and "end" of the boot are times of the log (us since the run's
  * time base: for a boot run, the kernel's start); a phase's or an
  * initcall's "start" is since start_kernel.  A time that is not a finite
@@ -55,7 +60,9 @@ void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,
 	uint32_t i, k;
 
 	(void)kd;
-	printf("{\n  \"format\": \"kft-boot-report\",\n  \"version\": 1,\n  \"units\": \"us\",\n  ");
+	printf("{\n  \"format\": \"kft-boot-report\",\n  \"version\": 1,\n  \"units\": \"us\",\n");
+	kft_json_note(stdout, &r->note, "", "  ");
+	printf("  ");
 	str("log", source, ",\n");
 	printf("  \"boot\": {\"start_kernel\": %s, ", r->has_start ? "true" : "false");
 	num("start", r->t0, ", ");
@@ -183,6 +190,13 @@ static bool read_report(struct reader *rd, const struct json *root,
 	boot = json_get(root, "boot");
 	if (!boot || boot->type != JSON_OBJECT)
 		return bad(rd, "no \"boot\" object");
+	v = json_get(root, "times");
+	if (v && v->type == JSON_STRING && !strcmp(v->str, "compensated"))
+		r->note.times = "compensated";
+	else if (v && v->type == JSON_STRING && !strcmp(v->str, "measured"))
+		r->note.times = "measured";
+	r->note.text = r->note_buf;
+	r->note.share = NAN;
 	if (!get_num(rd, boot, "start", true, &r->t0) ||
 	    !get_num(rd, boot, "end", true, &r->end))
 		return false;

@@ -70,6 +70,26 @@ void kd_pair_free(struct kd *a, struct kd *b, struct kft_tree *ta,
 	kd_free(b);
 }
 
+/*
+ * Each log's note on KFT's hooks, "old: ..." and "new: ..."; if one's
+ * times are compensated and the other's not, a warning.
+ */
+void kd_times_alike(const struct kd *a, const char *pa, const struct kd *b,
+		    const char *pb)
+{
+	bool ca = a->comp.costed && !a->raw, cb = b->comp.costed && !b->raw;
+	char note[512];
+
+	if (kd_times_note(a, true, note, sizeof(note)))
+		printf("old: %s\n", note);
+	if (kd_times_note(b, true, note, sizeof(note)))
+		printf("new: %s\n", note);
+	if (ca != cb)
+		fprintf(stderr, "kd: %s's times are %s, %s's %s: not alike (kd --raw reads every log's as measured)\n",
+			pa, ca ? "compensated for KFT's hooks" : "as measured",
+			pb, cb ? "compensated for KFT's hooks" : "as measured");
+}
+
 /* --diff OLD NEW: per function, what changed, largest change in time first. */
 int kd_diff(struct kd *kd, const char *old, const char *new,
 		struct kft_symtab *st)
@@ -110,6 +130,7 @@ int kd_diff(struct kd *kd, const char *old, const char *new,
 						       total_of(fb) };
 	}
 	qsort(rows, n, sizeof(*rows), by_change);
+	kd_times_alike(&a, old, &b, new);
 	printf("%-25s %13s %21s %21s %21s\n", "Function", "Count", "Time",
 	       "Average", "Local");
 	printf("%-25s %6s %6s %10s %10s %10s %10s %10s %10s\n", "",

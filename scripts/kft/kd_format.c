@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "kd.h"
 
 /*
@@ -51,4 +52,79 @@ const char *kd_fmt_change(const struct kd *kd, double v, char *buf, size_t n)
 	kd_fmt_us(kd, v, num, sizeof(num));
 	snprintf(buf, n, "%s%s", v > 0 && strcmp(num, "0") ? "+" : "", num);
 	return buf;
+}
+
+double kd_hooks_share(const struct kd *kd)
+{
+	return kd->traced > 0 ? kd->traced_hooks / kd->traced : NAN;
+}
+
+/* "84.3/131.0/38.2 ns per dropped/logged/own call" */
+static void cost_text(const struct kft_comp_stats *cs, char *buf, size_t n)
+{
+	if (cs->differ)
+		snprintf(buf, n, "each log's hook cost");
+	else
+		snprintf(buf, n, "%.1f/%.1f/%.1f ns per dropped/logged/own call",
+			 cs->first.dropped * 1000, cs->first.logged * 1000,
+			 cs->first.own * 1000);
+}
+
+bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n)
+{
+	const struct kft_comp_stats *cs = &kd->comp;
+	const struct kft_log_reader *r = kd->reader;
+	struct kft_comp_stats now;
+	char cost[96], part[64] = "", pct[96] = "";
+	double f = kd_hooks_share(kd);
+
+	/* While a log is read (kd -c -r): what its header said. */
+	if (!cs->logs && r) {
+		memset(&now, 0, sizeof(now));
+		now.logs = 1;
+		now.costed = r->cost_ok && r->log_columns;
+		now.partial = !now.costed && (r->cost_ok || r->log_columns);
+		now.first = r->cost;
+		cs = &now;
+		share = false;
+	}
+	buf[0] = '\0';
+	if (!cs->costed && !cs->partial)
+		return false;
+	if (!cs->costed) {
+		snprintf(buf, n, "times: as measured, KFT's hooks included (the log gives %s, not both)",
+			 "a hook cost or Calls and Logged columns");
+		return true;
+	}
+	cost_text(cs, cost, sizeof(cost));
+	if (cs->costed < cs->logs)
+		snprintf(part, sizeof(part), " in %lu of %lu logs", cs->costed,
+			 cs->logs);
+	if (share && !isnan(f))
+		snprintf(pct, sizeof(pct), ": instrumentation was %.1f%% of the traced time",
+			 100 * f);
+	if (kd->raw)
+		snprintf(buf, n, "times: as measured (--raw), KFT's hooks included%s (%s)%s",
+			 part, cost, pct);
+	else
+		snprintf(buf, n, "times: compensated for KFT's hooks%s (%s)%s; --raw for measured",
+			 part, cost, pct);
+	return true;
+}
+
+const struct kft_export_note *kd_export_note(const struct kd *kd,
+					     struct kft_export_note *en,
+					     char *buf, size_t n)
+{
+	memset(en, 0, sizeof(*en));
+	en->share = NAN;
+	if (!kd_times_note(kd, true, buf, n))
+		return en;
+	en->text = buf;
+	en->times = kd->comp.costed && !kd->raw ? "compensated" : "measured";
+	en->cost_known = kd->comp.costed && !kd->comp.differ;
+	en->cost = kd->comp.first;
+	if (kd->comp.costed)
+		en->share = kd_hooks_share(kd);
+	return en;
 }

@@ -146,7 +146,7 @@ void kd_summary(struct kd *kd)
 	uint32_t *order = xcalloc(kd->names.n + 1, sizeof(*order));
 	uint32_t i, n = 0;
 	const char *fmt = kd->format;
-	char buf[64], buf2[64];
+	char buf[64], buf2[64], buf3[512];
 	long shown = 0;
 
 	for (i = 0; i < kd->names.n && i < kd->nfs; i++)
@@ -154,6 +154,9 @@ void kd_summary(struct kd *kd)
 			order[n++] = i;
 	sort_kd = kd;
 	qsort(order, n, sizeof(*order), by_column);
+
+	if (kd_times_note(kd, true, buf3, sizeof(buf3)))
+		printf("%s\n", buf3);
 
 	for (const char *p = fmt; *p; p++) {
 		int c = column(*p);

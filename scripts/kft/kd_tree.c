@@ -116,8 +116,14 @@ static void splice_marker(int depth, const char *what)
 
 static void print_header(struct kd *kd)
 {
-	if (!kd->header_done)
-		tree_header(kd);
+	char note[512];
+
+	if (kd->header_done)
+		return;
+	/* (-r: the cost its header gave; the share comes last.) */
+	if (kd_times_note(kd, !kd->stream, note, sizeof(note)))
+		printf("%s\n", note);
+	tree_header(kd);
 	kd->header_done = true;
 }
 
@@ -153,7 +159,7 @@ static void splice_line(struct kd *kd, struct kft_tree *t, int32_t i)
 		int32_t root = kd->splice[kd->depth - 1];
 		const struct kft_node *r = &t->nodes[root];
 		bool open = r->c.delta == KFT_DELTA_OPEN ||
-			    n->c.entry < r->c.entry + r->c.delta;
+			    n->c.entry < r->c.entry + r->c.raw;
 		bool below = is_spliced(kd, n->tree);
 
 		if (open && !below)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading KFT logs on the host.  A data line is
- *	ENTRY DELTA PID FUNCTION CALLER [CPU]
+ *	ENTRY DELTA PID FUNCTION CALLER [CPU [CALLS LOGGED]]
  * with FUNCTION and CALLER names (after addr2sym) or 0x addresses (raw
  * /proc/kft_data, resolved here when a symbol table is given).  The
  * original KFT wrote PID as "pid.cpu" on SMP and had no CPU column.
+ * CALLS and LOGGED count the calls made inside the call, and of those the
+ * ones logged: with the header's "Hook cost = ..." line they say how much
+ * of DELTA was KFT's hooks (kftlog.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -127,8 +130,35 @@ void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
 	r->names = names;
 }
 
+/*
+ * The log read so far is over (another's header begins, or the input
+ * ends): count it, and forget its hook cost.
+ */
+static void end_log(struct kft_log_reader *r)
+{
+	struct kft_comp_stats *cs = r->comp;
+
+	if (cs && r->log_data) {
+		cs->logs++;
+		if (r->cost_ok && r->log_columns) {
+			if (!cs->costed++)
+				cs->first = r->cost;
+			else if (cs->first.dropped != r->cost.dropped ||
+				 cs->first.logged != r->cost.logged ||
+				 cs->first.own != r->cost.own)
+				cs->differ = true;
+		} else if (r->cost_ok || r->log_columns) {
+			cs->partial++;
+		}
+	}
+	r->cost_ok = r->uncalibrated = false;
+	r->log_data = r->log_columns = r->log_without = false;
+	r->cost_warned = false;
+}
+
 void kft_log_close(struct kft_log_reader *r)
 {
+	end_log(r);
 	if (r->warnings > WARN_MAX)
 		fprintf(stderr, "%s: %lu warnings in all, %lu lines skipped\n",
 			r->path, r->warnings, r->skipped);
@@ -366,15 +396,147 @@ static uint64_t site_hash(const char *tok)
 	return h;
 }
 
+/*
+ * The most a hook pair may cost: a millisecond.  A header that says more
+ * is no calibration (a kernel whose hooks took that long would not boot).
+ */
+#define COST_MAX_NS	1e6
+
+/* Past blanks. */
+static const char *blanks(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return p;
+}
+
+/* A cost in ns: digits, optionally a fraction; *p moves past it. */
+static bool cost_ns(const char **p, double *v)
+{
+	const char *q = *p;
+	char *end;
+
+	if (*q < '0' || *q > '9')
+		return false;
+	while ((*q >= '0' && *q <= '9') || *q == '.')
+		q++;
+	errno = 0;
+	*v = strtod(*p, &end);		/* no exponent, no hex: digits alone */
+	*p = end;
+	return end == q && !errno && isfinite(*v) && *v <= COST_MAX_NS;
+}
+
+/*
+ * "Hook cost = D ns dropped, L ns logged, O ns own" (kernel/kft_log_text.c),
+ * or "Hook cost = not calibrated".  Any other text after "Hook cost" is a
+ * warning: the log's times are then as measured.
+ */
+static void hook_cost_line(struct kft_log_reader *r, const char *line)
+{
+	static const char *const what[] = { "dropped", "logged", "own" };
+	const char *p = blanks(line);
+	double v[3];
+	int i;
+
+	if (strncmp(p, "Hook cost", 9))
+		return;
+	r->cost_ok = r->uncalibrated = false;
+	p = blanks(p + 9);
+	if (*p++ != '=')
+		goto bad;
+	p = blanks(p);
+	if (!strncmp(p, "not calibrated", 14) && !*blanks(p + 14)) {
+		r->uncalibrated = true;
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		size_t n = strlen(what[i]);
+
+		if (!cost_ns(&p, &v[i]))
+			goto bad;
+		p = blanks(p);
+		if (strncmp(p, "ns", 2))
+			goto bad;
+		p = blanks(p + 2);
+		if (strncmp(p, what[i], n))
+			goto bad;
+		p = blanks(p + n);
+		if (i < 2 && *p++ != ',')
+			goto bad;
+		p = blanks(p);
+	}
+	if (*p)
+		goto bad;
+	r->cost.dropped = v[0] / 1000;
+	r->cost.logged = v[1] / 1000;
+	r->cost.own = v[2] / 1000;
+	r->cost_ok = true;
+	return;
+bad:
+	kft_log_warn(r, "a Hook cost line that is not 'Hook cost = D ns dropped, L ns logged, O ns own' (each 0 to 1000000): this log's times as measured");
+}
+
+/* A word that is meant as a number: a digit first, or a sign. */
+static bool numeric(const char *tok)
+{
+	return (*tok >= '0' && *tok <= '9') || *tok == '-' || *tok == '+';
+}
+
+/*
+ * The Calls and Logged columns of a line, c its call so far: take the
+ * hooks' time off its duration if the log says what they cost.
+ */
+static void inner_calls(struct kft_log_reader *r, const char *calls_tok,
+			const char *logged_tok, struct kft_call *c)
+{
+	int64_t calls, logged;
+	double hooks, comp;
+
+	if (!parse_int(calls_tok, 0, UINT32_MAX, &calls) ||
+	    !parse_int(logged_tok, 0, UINT32_MAX, &logged)) {
+		kft_log_warn(r, "Calls and Logged columns that are not counts (0 to 4294967295): left out, this call's time as measured");
+		return;
+	}
+	if (logged > calls) {
+		kft_log_warn(r, "more calls Logged than Calls: the columns left out, this call's time as measured");
+		return;
+	}
+	r->log_columns = true;
+	if (!r->cost_ok) {
+		if (!r->cost_warned)
+			kft_log_warn(r, r->uncalibrated ?
+				     "Calls and Logged columns, but the log's hook cost is not calibrated: its times as measured" :
+				     "Calls and Logged columns, but no 'Hook cost = ...' line in the log's header: its times as measured");
+		r->cost_warned = true;
+		return;
+	}
+	if (c->delta < 0)	/* -1, -2: no duration to take from */
+		return;
+	/* At most 2^32 calls of at most 1 ms: no overflow, no rounding to inf. */
+	hooks = (double)(calls - logged) * r->cost.dropped +
+		(double)logged * r->cost.logged + r->cost.own;
+	/* To the ns, the log's resolution: no time is finer. */
+	comp = round((c->raw - hooks) * 1000) / 1000;
+	if (!(comp > 0))
+		comp = 0;
+	c->hooks = (float)(c->raw - comp);
+	if (!r->raw) {
+		c->delta = comp;
+		c->compensated = true;
+		r->decimals = true;
+	}
+}
+
 static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 		      struct kft_call *c)
 {
-	char *tok[8], *dot, *stop;
-	int n = split(line, tok, 8, &stop);
+	char *tok[9], *dot, *stop;
+	int n = split(line, tok, 9, &stop);
+	bool columns = false;
 	int64_t pid;
 
 	/* A NUL before the line's end would hide what follows it. */
-	if (n < 8 ? stop != line + len : !!memchr(stop, '\0', line + len - stop)) {
+	if (n < 9 ? stop != line + len : !!memchr(stop, '\0', line + len - stop)) {
 		warn(r, "NUL byte in the line");
 		return false;
 	}
@@ -411,8 +573,14 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 		return false;
 	}
 	c->pid = pid;
+	c->raw = c->delta;
+	c->hooks = 0;
+	c->compensated = false;
 	if (n >= 6) {
-		/* The sixth column; words after it are no part of the call. */
+		/*
+		 * The sixth column, the CPU; after it Calls and Logged, or
+		 * words that are no part of the call.
+		 */
 		int32_t cpu = parse_cpu(tok[5]);
 
 		if (cpu >= 0) {
@@ -421,9 +589,24 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 			warn(r, "CPU number out of range");
 			return false;
 		}
-		if (n > 6)
-			kft_log_warn(r, "extra words after the CPU column: ignored");
+		/* Words that are no numbers are not Calls and Logged. */
+		columns = n >= 8 && cpu >= 0 && numeric(tok[6]) &&
+			  numeric(tok[7]);
+		if (columns)
+			inner_calls(r, tok[6], tok[7], c);
+		if (n > (columns ? 8 : 6))
+			kft_log_warn(r, columns ?
+				     "extra words after the Logged column: ignored" :
+				     "extra words after the CPU column: ignored");
 	}
+	if (!columns) {
+		r->log_without = true;
+		if (r->cost_ok && !r->cost_warned) {
+			kft_log_warn(r, "the log's header gives a hook cost, but this line has no Calls and Logged columns: its time as measured");
+			r->cost_warned = true;
+		}
+	}
+	r->log_data = true;
 	c->fn = function_id(r, tok[3]);
 	c->site = site_hash(tok[4]);
 	c->irq = c->pid < 0;
@@ -469,6 +652,7 @@ static bool console_line(struct kft_log_reader *r, char **line, size_t *len)
 	case KFT_CONSOLE_LINE:
 		return true;
 	case KFT_CONSOLE_BEGIN:		/* a log's header follows */
+		end_log(r);
 		r->in_data = false;
 		/* fall through */
 	case KFT_CONSOLE_END:
@@ -495,7 +679,8 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		if (!console_line(r, &line, &len))
 			continue;
 		if (starts_log(line)) {
-			/* Another log's header: its own text base. */
+			/* Another log's header: its own text base and cost. */
+			end_log(r);
 			r->in_data = false;
 			r->new_log = true;
 		}
@@ -508,6 +693,7 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		}
 		if (memchr(line, '\0', len))
 			continue;	/* a header line: nothing to misread */
+		hook_cost_line(r, line);
 		bias = r->st ? r->st->bias : 0;
 		if (kft_log_header_line(line, r->st))
 			r->in_data = r->seen_data = true;

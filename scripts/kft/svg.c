@@ -110,8 +110,18 @@ static void flame_rect(FILE *out, const char *name, double time, double x,
 	fprintf(out, "</g>\n");
 }
 
+/* The note on KFT's hooks, after a picture's title. */
+static void title_note(FILE *out, const struct kft_export_note *en)
+{
+	if (!en || !en->times)
+		return;
+	fputs("; ", out);
+	xml_text(out, en->text);
+}
+
 void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
-			   struct kft_names *names, const char *title)
+			   struct kft_names *names, const char *title,
+			   const struct kft_export_note *en)
 {
 	struct kft_paths ps;
 	double width = 1200, height, scale, *xs;
@@ -125,8 +135,10 @@ void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 		width + 20, height, width + 20, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n<text x=\"10\" y=\"18\" font-size=\"15\">");
 	xml_text(out, title);
-	fprintf(out, " - flame graph, width = time on the CPU (%.3f us in all)</text>\n",
+	fprintf(out, " - flame graph, width = time on the CPU (%.3f us in all)",
 		ps.p[0].total);
+	title_note(out, en);
+	fprintf(out, "</text>\n");
 	fprintf(out, "<g transform=\"translate(10,0)\">\n");
 	/* Depth first, without recursion: xs[d] is where depth d's next bar goes. */
 	xs = xcalloc(ps.max_depth + 2, sizeof(*xs));
@@ -185,14 +197,19 @@ static uint32_t lane_of(struct lanes *ls, int64_t key, bool add)
 	return ls->n - 1;
 }
 
-/* Lanes: one per task in order of appearance, then interrupts per CPU. */
+/*
+ * Lanes: one per task in order of appearance, then interrupts per CPU.
+ * Calls at their place on the compensated clock (kft_node.at).
+ */
 void kft_export_timeline(FILE *out, const struct kft_tree *t,
-			 const struct kft_names *names, const char *title)
+			 const struct kft_names *names, const char *title,
+			 const struct kft_export_note *en)
 {
 	const uint32_t maxdepth = 6, row = 14, margin = 130;
 	struct lanes ls = { 0 };
 	uint32_t nlanes, i, l, k;
-	double start = -1, end = 0, width = 1400, scale, tick;
+	double start = 0, end = 0, width = 1400, scale, tick;
+	bool any = false;
 	char fill[32];
 
 	for (ls.nslots = 64; ls.nslots < 2 * (uint64_t)t->n + 2; ls.nslots *= 2)
@@ -204,22 +221,23 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 
 		if (n->hidden)
 			continue;
-		if (start < 0 || n->c.entry < start)
-			start = n->c.entry;
-		if (n->c.entry + (n->c.delta > 0 ? n->c.delta : 0) > end)
-			end = n->c.entry + (n->c.delta > 0 ? n->c.delta : 0);
+		if (!any || n->at < start)
+			start = n->at;
+		any = true;
+		if (n->at + (n->c.delta > 0 ? n->c.delta : 0) > end)
+			end = n->at + (n->c.delta > 0 ? n->c.delta : 0);
 		lane_of(&ls, lane_key(n), true);
 	}
 	nlanes = ls.n;
-	if (start < 0)
-		start = 0;
 	scale = end > start ? (width - margin - 20) / (end - start) : 1;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
 		width, 60 + nlanes * (maxdepth * row + 8));
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n<text x=\"10\" y=\"18\" font-size=\"15\">");
 	xml_text(out, title);
-	fprintf(out, " - timeline, %.3f ms</text>\n", (end - start) / 1000);
+	fprintf(out, " - timeline, %.3f ms", (end - start) / 1000);
+	title_note(out, en);
+	fprintf(out, "</text>\n");
 	/* Time axis: about ten ticks at a round step. */
 	for (tick = 1; (end - start) / tick > 10; tick *= 10)
 		;
@@ -257,17 +275,17 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 		if (n->hidden || n->depth >= maxdepth)
 			continue;
 		l = lane_of(&ls, lane_key(n), false);
-		x = margin + (n->c.entry - start) * scale;
-		w = (n->c.delta > 0 ? n->c.delta : n->c.delta == KFT_DELTA_OPEN ? end - n->c.entry : 0) * scale;
+		x = margin + (n->at - start) * scale;
+		w = (n->c.delta > 0 ? n->c.delta : n->c.delta == KFT_DELTA_OPEN ? end - n->at : 0) * scale;
 		if (w < 0.5)
 			w = 0.5;
 		colour(name, fill, sizeof(fill));
 		fprintf(out, "<g><title>");
 		xml_text(out, name);
 		if (n->c.delta >= 0)
-			fprintf(out, ": %.3f us at %.3f us</title>", n->c.delta, n->c.entry);
+			fprintf(out, ": %.3f us at %.3f us</title>", n->c.delta, n->at);
 		else
-			fprintf(out, ": still running at the end, entered at %.3f us</title>", n->c.entry);
+			fprintf(out, ": still running at the end, entered at %.3f us</title>", n->at);
 		fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" fill=\"%s\"/>",
 			x, 44 + l * (maxdepth * row + 8) + n->depth * row, w, row - 1, fill);
 		label(out, name, x + 2,

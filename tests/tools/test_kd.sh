@@ -254,6 +254,36 @@ ok $? "--boot on a run that started after start_kernel: says so"
 [ $? -eq 2 ] && grep -q 'not with -c' "$tmp/boot-c.err"
 ok $? "--boot with -c: usage error, saying why"
 
+# A boot run's log that gives its hooks' cost (fixtures/kd/boot-hooks.log,
+# worked out by hand in its header): the report on the compensated clock,
+# its phases still adding up to the boot; --raw the boot as measured.
+golden boot-hooks --boot $fx/boot-hooks.log
+golden boot-hooks-raw --boot --raw $fx/boot-hooks.log
+[ ! -s "$tmp/boot-hooks.err" ] && grep -q '^Boot: start_kernel at 10.000 us, first user program at 6088.000 us: 6078.000 us$' "$tmp/boot-hooks.out" &&
+	grep -q '^Boot: start_kernel at 10 us, first user program at 7400 us: 7390 us$' "$tmp/boot-hooks-raw.out" &&
+	head -n 1 "$tmp/boot-hooks.out" | grep -q "^times: compensated for KFT's hooks (1000.0/2000.0/500.0 ns per dropped/logged/own call): instrumentation was 19.0% of the traced time"
+ok $? "--boot: the boot less its hooks' 1312 us, said first"
+awk '/^Phases/ { p = 1; next } /^Initcalls/ { p = 0 }
+	p && $NF == "total" { total = $1 }
+	p && $1 ~ /^[0-9.]+$/ && $NF != "total" && NF >= 4 { sum += $2 }
+	END { exit !(total == 6078 && sum == total) }' "$tmp/boot-hooks.out" &&
+	grep -q '^ *1399.000 *898.000 .*kernel_init_freeable, other$' "$tmp/boot-hooks.out" &&
+	grep -q '^ *3093.000 *2345.500 .*initcall level #0 of 1$' "$tmp/boot-hooks.out" &&
+	grep -q '^ *889.500 *299.500 .* mm_core_init$' "$tmp/boot-hooks.out" &&
+	grep -q '^ *4039.000 *1399.500 .* my_init$' "$tmp/boot-hooks.out"
+ok $? "--boot: compensated phases add up to the boot; kernel_init starts where start_kernel's calls left the clock"
+"$KD" --boot --svg $fx/boot-hooks.log > "$tmp/boot-hooks.svg"
+python3 - "$tmp/boot-hooks.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+svg = ET.parse(sys.argv[1]).getroot()
+assert any("compensated for KFT's hooks" in (t.text or "") for t in svg.iter(ns + "text"))
+bars = {r.find(ns + "title").text.split(":")[0]: float(r.get("width"))
+        for r in svg.iter(ns + "rect") if r.find(ns + "title") is not None}
+assert abs(bars["setup_arch"] / bars["mm_core_init"] - 799.5 / 299.5) < 0.01, bars
+PY
+ok $? "--boot --svg: valid SVG, compensated bars, says so"
+
 # The hand-worked numbers, spelled out.
 row() { awk -v f="$1" '$1 == f' "$tmp/summary.out"; }
 [ "$(row A)" = "$(printf '%-25s %5s %8s %8s %8s' A 1 100 100 30)" ]
@@ -322,6 +352,175 @@ head -n 12 "$tmp/capture.log" > "$tmp/cut.log"
 "$KD" "$tmp/cut.log" > /dev/null 2> "$tmp/err"
 grep -q "cut.log:12: the capture ends inside run 0's dump, after 10 lines of it" "$tmp/err"
 ok $? "a console capture cut short: said"
+
+# KFT's hooks taken off (fixtures/kd/hooks.log: a Hook cost line and the
+# Calls and Logged columns, every number worked out by hand in its
+# header): the summary, the call tree, -r, --raw.
+golden hooks-summary $fx/hooks.log
+golden hooks-raw --raw $fx/hooks.log
+golden hooks-tree -c $fx/hooks.log
+golden hooks-tree-stream -c -r $fx/hooks.log
+[ ! -s "$tmp/hooks-summary.err" ] && [ ! -s "$tmp/hooks-tree.err" ]
+ok $? "hooks.log: no warnings"
+hrow() { awk -v f="$1" '$1 == f { print $3, $5 }' "$tmp/hooks-summary.out"; }
+[ "$(hrow A)" = "69.550 19.850" ] && [ "$(hrow B)" = "29.750 19.850" ] && [ "$(hrow D)" = "4.950 4.950" ]
+ok $? "compensated: A 100 - 296 x 0.1 - 4 x 0.2 - 0.05, local less its callees' compensated times"
+[ "$(hrow G)" = "0.000 0.000" ] && [ "$(hrow H)" = "9.850 0.000" ] && [ "$(hrow I)" = "9.850 9.850" ] &&
+	[ "$(awk '$1 == "F" { print $2, $3 }' "$tmp/hooks-summary.out")" = "1 0.000" ]
+ok $? "compensated: never below 0 (G), never below its callees' (H), -1 untouched (F)"
+head -n 1 "$tmp/hooks-summary.out" | grep -qx "times: compensated for KFT's hooks (100.0/200.0/50.0 ns per dropped/logged/own call): instrumentation was 24.2% of the traced time; --raw for measured" &&
+	head -n 1 "$tmp/hooks-raw.out" | grep -q '^times: as measured (--raw), .*: instrumentation was 24.2% of the traced time$' &&
+	head -n 1 "$tmp/hooks-tree.out" | grep -q '^times: compensated for ' && tail -n 1 "$tmp/hooks-tree-stream.out" | grep -q 'instrumentation was 24.2%'
+ok $? "the outputs say the times are compensated, and the hooks' share of the traced time (A, E, G, H: 31.65 of 131 us)"
+# --raw is the log as if it had no Calls and Logged columns and no cost.
+awk '/^Hook cost/ { next } /^------------ / { d = 1; print; next } d && NF == 8 { NF = 6 } { print }' \
+	$fx/hooks.log > "$tmp/hooks-plain.log"
+for m in "" -c "-c -i" --folded --chrome --timeline --boot; do
+	# shellcheck disable=SC2086
+	"$KD" $m "$tmp/hooks-plain.log" > "$tmp/plain.out" 2> "$tmp/plain.err" &&
+		"$KD" $m --raw $fx/hooks.log 2> "$tmp/raw.err" | grep -v '^times: \|"otherData"\|font-size="15"' > "$tmp/raw.out" &&
+		grep -v '"displayTimeUnit"\|font-size="15"' "$tmp/plain.out" | diff -u - "$tmp/raw.out" && [ ! -s "$tmp/plain.err" ] && [ ! -s "$tmp/raw.err" ]
+	ok $? "kd ${m:-(summary)} --raw: the times of the log without the columns and the cost, as measured"
+done
+# Folded stacks and the flame graph weigh calls by compensated self time.
+"$KD" --folded $fx/hooks.log > "$tmp/hooks.folded"
+grep -qx 'A 19850' "$tmp/hooks.folded" && grep -qx 'A;B;D 4950' "$tmp/hooks.folded" &&
+	grep -qx 'H;I 9850' "$tmp/hooks.folded" && ! grep -q '^H ' "$tmp/hooks.folded"
+ok $? "--folded: compensated self times in ns"
+# Chrome JSON and the timeline place calls on the compensated clock: a
+# callee starts after its caller's hooks and its earlier siblings' (B:
+# 10 - 10 x 10.15/30), and ends inside its caller.
+"$KD" --chrome $fx/hooks.log > "$tmp/hooks.json"
+python3 - "$tmp/hooks.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["otherData"]
+assert o["kft_times"] == "compensated" and o["kft_hook_cost_ns"] == {"dropped": 100, "logged": 200, "own": 50}, o
+assert abs(o["kft_instrumentation"] - 31.65 / 131) < 1e-4, o
+x = {e["name"]: e for e in d["traceEvents"] if e["ph"] == "X"}
+assert (x["A"]["ts"], x["A"]["dur"]) == (0, 69.55), x["A"]
+assert (x["B"]["ts"], x["B"]["dur"]) == (6.617, 29.75), x["B"]
+assert (x["C"]["ts"], x["C"]["dur"]) == (42.983, 19.95), x["C"]
+assert (x["G"]["ts"], x["H"]["ts"], x["I"]["ts"]) == (29.95, 68.95, 68.95), (x["G"], x["H"], x["I"])
+for t in set(e["tid"] for e in x.values()):
+    s = sorted((e["ts"], -e["dur"], e["ts"] + e["dur"]) for e in x.values() if e["tid"] == t)
+    stack = []
+    for ts, _, end in s:
+        while stack and stack[-1] <= ts + 1e-9: stack.pop()
+        assert not stack or end <= stack[-1] + 1e-9, (t, ts, end, stack)
+        stack.append(end)
+PY
+ok $? "--chrome: compensated durations on the compensated clock, nested per track; otherData says so"
+"$KD" --svg $fx/hooks.log > "$tmp/hooks-flame.svg" && "$KD" --timeline $fx/hooks.log > "$tmp/hooks-tl.svg"
+python3 - "$tmp/hooks-flame.svg" "$tmp/hooks-tl.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+for f in sys.argv[1:]:
+    root = ET.parse(f).getroot()
+    texts = [t.text or "" for t in root.iter(ns + "text")]
+    assert "compensated for KFT's hooks" in texts[0], texts[0]
+flame = ET.parse(sys.argv[1]).getroot()
+titles = [t.text for t in flame.iter(ns + "title")]
+assert any(t.startswith("A (64.600 us)") for t in titles), titles
+tl = ET.parse(sys.argv[2]).getroot()
+titles = [t.text for t in tl.iter(ns + "title")]
+assert "B: 29.750 us at 6.617 us" in titles, titles
+PY
+ok $? "--svg and --timeline: valid SVG, compensated widths and places, the title says so"
+# Generated logs (deep trees, calls that never return, thousands of tasks)
+# given counts that fit no calibration (times clamped to 0, to their
+# callees'): on the compensated clock, calls still nest on every track,
+# to the ns as printed.
+for shape in open tasks; do
+	${BUILD:-build}/genlog --shape $shape 40000 "$tmp/h.map" "$tmp/h.raw" > /dev/null &&
+		${BUILD:-build}/addr2sym -m "$tmp/h.map" "$tmp/h.raw" |
+		awk '/^------------ / { print "Hook cost = 84.3 ns dropped, 131.0 ns logged, 38.2 ns own"; d = 1; print; next }
+			d && NF == 6 { print $0, (NR * 7) % 1000 + 5, NR % 5; next } { print }' > "$tmp/h.log" &&
+		"$KD" --chrome "$tmp/h.log" > "$tmp/h.json" && python3 - "$tmp/h.json" <<'PY'
+import json, sys
+x = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X" and "args" not in e]
+assert len(x) > 30000, len(x)
+for t in set(e["tid"] for e in x):
+    s = sorted((round(e["ts"] * 1000), -round(e["dur"] * 1000), round((e["ts"] + e["dur"]) * 1000)) for e in x if e["tid"] == t)
+    stack = []
+    for ts, _, end in s:
+        while stack and stack[-1] <= ts: stack.pop()
+        assert not stack or end <= stack[-1], (t, ts, end, stack)
+        stack.append(end)
+PY
+	ok $? "genlog --shape $shape with any Calls and Logged: --chrome's calls nest on every track"
+done
+# The old and the new log differ in kind: --diff says so.
+"$KD" --diff "$tmp/hooks-plain.log" $fx/hooks.log > "$tmp/hdiff.out" 2> "$tmp/hdiff.err"
+[ $? -eq 0 ] && grep -q "hooks-plain.log's times are as measured, .*hooks.log's compensated for KFT's hooks: not alike" "$tmp/hdiff.err" &&
+	grep -q "^new: times: compensated" "$tmp/hdiff.out" && ! grep -q '^old: ' "$tmp/hdiff.out" &&
+	[ "$(awk '$1 == "A" { print $5 }' "$tmp/hdiff.out")" = "-30.450" ]
+ok $? "--diff of a measured and a compensated log: each one's note, a warning, the change"
+
+# Logs put end to end: each with its own header, text base and hook cost,
+# a new run each (no 'not in entry order').
+sed -n '/^Kernel Instrumentation/,$p' $fx/hooks.log > "$tmp/hooks1.log"
+sed 's/100.0 ns dropped/150.0 ns dropped/' "$tmp/hooks1.log" > "$tmp/hooks2.log"
+cat "$tmp/hooks1.log" "$tmp/hooks1.log" > "$tmp/twice.log"
+"$KD" "$tmp/twice.log" > "$tmp/twice.out" 2> "$tmp/twice.err"
+[ $? -eq 0 ] && [ ! -s "$tmp/twice.err" ] && [ "$(awk '$1 == "A" { print $2, $3 }' "$tmp/twice.out")" = "2 139.100" ] &&
+	head -n 1 "$tmp/twice.out" | grep -q '(100.0/200.0/50.0 ns per dropped/logged/own call): instrumentation was 24.2%'
+ok $? "two logs end to end: both read, each a run of its own, no warning"
+cat "$tmp/hooks1.log" "$tmp/hooks2.log" | "$KD" > "$tmp/two.out" 2>&1
+[ "$(awk '$1 == "A" { print $2, $3 }' "$tmp/two.out")" = "2 124.300" ] &&
+	head -n 1 "$tmp/two.out" | grep -q "^times: compensated for KFT's hooks (each log's hook cost)"
+ok $? "two logs end to end with different hook costs: each its own (A: 69.55 + 100 - 296 x 0.15 - 0.85)"
+sed -n '/^Kernel Instrumentation/,$p' "$tmp/hooks-plain.log" | cat - "$tmp/hooks1.log" | "$KD" > "$tmp/half.out" 2>&1
+[ "$(awk '$1 == "A" { print $2, $3 }' "$tmp/half.out")" = "2 169.550" ] &&
+	head -n 1 "$tmp/half.out" | grep -q "^times: compensated for KFT's hooks in 1 of 2 logs "
+ok $? "a log without the cost and one with it: only the second compensated, and said"
+
+# The columns without the cost, the cost without the columns, a cost that
+# is not one: a warning (once, with its line), the times as measured.
+hw() {	# hw NAME SED: hooks.log edited, kd's summary and warnings
+	sed "$2" $fx/hooks.log > "$tmp/$1.log"
+	"$KD" "$tmp/$1.log" > "$tmp/$1.out" 2> "$tmp/$1.err"
+	rc=$?
+}
+measured() {	# the times of hooks.log as measured
+	[ "$(awk '$1 == "A" || $1 == "G" { print $3 }' "$tmp/$1.out" | tr '\n' ' ')" = "100.000 1.000 " ]
+}
+hw nocost '/^Hook cost/d'
+[ $rc -eq 0 ] && measured nocost && [ "$(wc -l < "$tmp/nocost.err")" = 1 ] &&
+	grep -q "nocost.log:26: Calls and Logged columns, but no 'Hook cost = ...' line in the log's header: its times as measured" "$tmp/nocost.err" &&
+	head -n 1 "$tmp/nocost.out" | grep -q "^times: as measured, KFT's hooks included"
+ok $? "Calls and Logged without a hook cost: one warning with its line, times as measured, said"
+hw uncal 's/^Hook cost = .*/Hook cost = not calibrated/'
+[ $rc -eq 0 ] && measured uncal && [ "$(wc -l < "$tmp/uncal.err")" = 1 ] &&
+	grep -q "uncal.log:27: Calls and Logged columns, but the log's hook cost is not calibrated" "$tmp/uncal.err"
+ok $? "'Hook cost = not calibrated': one warning, times as measured"
+awk '/^------------ / { d = 1; print; next } d && NF == 8 { NF = 6 } { print }' $fx/hooks.log > "$tmp/nocols.log"
+"$KD" "$tmp/nocols.log" > "$tmp/nocols.out" 2> "$tmp/nocols.err"
+[ $? -eq 0 ] && measured nocols && [ "$(wc -l < "$tmp/nocols.err")" = 1 ] &&
+	grep -q "nocols.log:27: the log's header gives a hook cost, but this line has no Calls and Logged columns" "$tmp/nocols.err"
+ok $? "a hook cost without Calls and Logged: one warning, times as measured"
+for cost in "-1 ns dropped, 2 ns logged, 3 ns own" "nan ns dropped, 2 ns logged, 3 ns own" \
+	"1e400 ns dropped, 2 ns logged, 3 ns own" "1000001 ns dropped, 2 ns logged, 3 ns own" \
+	"1 ns dropped, 2 ns logged" "1 ns dropped, 2 ns logged, 3 ns own, 4 ns more" "84.3 dropped, 131.0 logged, 38.2 own" "lots" \
+	"0x10 ns dropped, 2 ns logged, 3 ns own" "1e2 ns dropped, 2 ns logged, 3 ns own" "1.2.3 ns dropped, 2 ns logged, 3 ns own"; do
+	hw badcost "s/^Hook cost = .*/Hook cost = $cost/"
+	[ $rc -eq 0 ] && measured badcost &&
+		grep -q "badcost.log:20: a Hook cost line that is not 'Hook cost = D ns dropped, L ns logged, O ns own'" "$tmp/badcost.err"
+	ok $? "Hook cost = $cost: a warning with its line, times as measured"
+done
+# Calls and Logged that are not counts: that line's time as measured.
+hw badcnt 's/    0        300        4$/    0        3        4/; s/^\( *15.000 .*\)    0         50        0$/\1    0        -50        0/; s/^\( *60.000 .*\)    0        100        0$/\1    0 4294967296        0/; s/^\( *5.000 .*\)    1          0        0$/\1    1 4294967295 4294967295/'
+[ $rc -eq 0 ] && grep -q 'badcnt.log:27: more calls Logged than Calls' "$tmp/badcnt.err" &&
+	grep -q 'badcnt.log:30: Calls and Logged columns that are not counts' "$tmp/badcnt.err" &&
+	grep -q 'badcnt.log:34: Calls and Logged columns that are not counts' "$tmp/badcnt.err" &&
+	[ "$(awk '$1 == "A" || $1 == "D" || $1 == "C" || $1 == "B" { print $1, $3 }' "$tmp/badcnt.out" | tr '\n' ' ')" = "A 100.000 C 30.000 B 29.750 D 10.000 " ] &&
+	[ "$(awk '$1 == "E" { print $3 }' "$tmp/badcnt.out")" = 0.000 ]
+ok $? "Calls and Logged not counts, or Logged above Calls: a warning with the line, that time as measured; 2^32-1 of each is one"
+hw words 's/^\( *70.050 .*\)$/\1 more words/; s/^\( *30.000 .*G .*\)    1        100        0$/\1    1        100/'
+[ $rc -eq 0 ] && grep -q 'words.log:36: extra words after the Logged column: ignored' "$tmp/words.err" &&
+	grep -q 'words.log:32: extra words after the CPU column: ignored' "$tmp/words.err" &&
+	[ "$(awk '$1 == "I" || $1 == "G" { print $1, $3 }' "$tmp/words.out" | tr '\n' ' ')" = "I 9.850 G 1.000 " ]
+ok $? "words after the Logged column: ignored, said; Calls alone: no columns, said"
 
 # Errors.
 printf -- '--------\n 1 2 3\n garbage here x y z\n 5.0 1.0 7 f caller 0\n' > "$tmp/bad.log"

@@ -9,7 +9,9 @@
 #    (and rendered by the kernel's scripts/bootgraph.pl when a kernel tree
 #    is in the cache; the boot-run test always does);
 #  - --check: pass, fail, thresholds, several references, JSON references,
-#    and every refusal, with its exit status.
+#    and every refusal, with its exit status;
+#  - a log that gives its hooks' cost (boot-hooks.log): compensated JSON,
+#    initcall_debug lines and checks, and references not alike said.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -148,6 +150,50 @@ ok $? "--check with one file: usage error"
 "$KD" --boot --check $fx/boot.log $fx/boot.log > /dev/full 2> "$tmp/full.err"
 [ $? -eq 2 ] && grep -q 'writing the output' "$tmp/full.err"
 ok $? "--check to a full disk: exit 2, not a verdict"
+
+# A log that gives its hooks' cost (fixtures/kd/boot-hooks.log, worked out
+# by hand): --json says the times are compensated, and how much the hooks
+# were; --initcall-debug's times are compensated; --check and --diff say
+# when a reference's times are not like the boot's.
+"$KD" --boot --json $fx/boot-hooks.log > "$tmp/hooks.json" &&
+	"$KD" --boot --json --raw $fx/boot-hooks.log > "$tmp/hooks-raw.json"
+python3 - "$tmp/hooks.json" "$tmp/hooks-raw.json" <<'PY'
+import json, sys
+r, m = (json.load(open(f)) for f in sys.argv[1:])
+assert r["format"] == "kft-boot-report" and r["version"] == 1, r
+assert r["times"] == "compensated" and m["times"] == "measured", (r["times"], m["times"])
+for x in (r, m):
+    assert x["hook_cost_ns"] == {"dropped": 1000, "logged": 2000, "own": 500}, x["hook_cost_ns"]
+    assert abs(x["instrumentation"] - 1312 / 6900) < 1e-4, x["instrumentation"]
+assert r["boot"]["time"] == 6078 and m["boot"]["time"] == 7390, (r["boot"], m["boot"])
+assert abs(sum(p["time"] for p in r["phases"]) - 6078) < 1e-6
+ic = r["initcalls"][0]
+assert (ic["name"], ic["start"], ic["time"]) == ("my_init", 4039, 1399.5), ic
+PY
+ok $? "--boot --json: \"times\", \"hook_cost_ns\", \"instrumentation\"; the compensated boot (6078 us) and --raw's (7390)"
+"$KD" --boot --json $fx/boot.log | python3 -c 'import json, sys; r = json.load(sys.stdin); assert "times" not in r and "hook_cost_ns" not in r'
+ok $? "--boot --json of a log without a hook cost: no such fields, as before"
+"$KD" --boot --initcall-debug $fx/boot-hooks.log > "$tmp/hooks-dmesg.txt"
+cat > "$tmp/hooks-dmesg.expected" <<'OUT'
+[    0.004049] calling  my_init+0x0/0x0 @ 1
+[    0.005449] initcall my_init+0x0/0x0 returned 0 after 1400 usecs
+[    0.006088] Run init as init process
+OUT
+diff -u "$tmp/hooks-dmesg.expected" "$tmp/hooks-dmesg.txt"
+ok $? "--boot --initcall-debug: compensated times (my_init 1399.5 us at 4049 us)"
+check 0 "$tmp/hooks.json" $fx/boot-hooks.log && [ ! -s "$tmp/check.err" ] &&
+	grep -q "^This boot's times: compensated for KFT's hooks" "$tmp/check.out"
+ok $? "--check against a compensated JSON reference: alike, said, no warning"
+check 1 $fx/boot.log $fx/boot-hooks.log &&
+	grep -q "boot.log's times are as measured, .*boot-hooks.log's compensated for KFT's hooks: not alike (kd --raw reads every log's as measured)" "$tmp/check.err"
+ok $? "--check of a compensated boot against a measured reference: a warning"
+check 1 --raw "$tmp/hooks.json" $fx/boot-hooks.log &&
+	grep -q "hooks.json's times are compensated for KFT's hooks, .*boot-hooks.log's as measured: not alike" "$tmp/check.err"
+ok $? "--check --raw against a compensated JSON reference: a warning (and 1312 us slower)"
+"$KD" --boot --diff $fx/boot.log $fx/boot-hooks.log > "$tmp/hdiff.out" 2> "$tmp/hdiff.err" &&
+	grep -q '^new: times: compensated' "$tmp/hdiff.out" && grep -q 'not alike' "$tmp/hdiff.err" &&
+	grep -q '^Boot time: 7390.000 us -> 6078.000 us (-1312.000 us)$' "$tmp/hdiff.out"
+ok $? "--boot --diff of a measured and a compensated boot: said, with a warning"
 
 # Hostile JSON references: an error naming where, never a crash.
 bad_json() {	# bad_json TEXT WHAT

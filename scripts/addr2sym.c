@@ -262,9 +262,11 @@ static size_t line_room(const struct a2s *a, size_t len)
 
 /*
  * A data line (p up to end, without its newline): entry delta pid function
- * caller [cpu].  The two addresses become names; the other columns keep
- * their text, and words past the sixteenth are kept as they are.  A line
- * with no pair of addresses is copied as it is; false for it.
+ * caller [cpu [calls logged]].  The two addresses become names; the other
+ * columns keep their text (right-aligned as the kernel's titles are: CPU
+ * in 4, Calls in 10, Logged in 8), and words past the sixteenth are kept
+ * as they are.  A line with no pair of addresses is copied as it is;
+ * false for it.
  */
 static bool data_line(const struct a2s *a, struct lookup_cache *lc,
 		      const char *p, const char *end, struct line_buf *b)
@@ -303,8 +305,10 @@ static bool data_line(const struct a2s *a, struct lookup_cache *lc,
 	put(b, " ", 1);
 	put_symbol(a, lc, b, tok[first + 1], len[first + 1], 40, true);
 	for (i = first + 2; i < n; i++) {
+		static const size_t tail[] = { 4, 10, 8 };
+
 		put(b, " ", 1);
-		put_right(b, tok[i], len[i], 4);
+		put_right(b, tok[i], len[i], i - first - 2 < 3 ? tail[i - first - 2] : 4);
 	}
 	if (p < end)		/* past the sixteenth word: as it was */
 		put(b, p, end - p);
@@ -367,15 +371,26 @@ static void translate_chunk(const struct a2s *a, struct lookup_cache *lc,
 	}
 }
 
-/* Our own column header gets widths that fit names; others pass through. */
+/*
+ * Our own column header gets widths that fit names; others pass through.
+ * Calls and Logged after CPU (the calls inside each call, which kd needs
+ * with the header's hook cost) keep their titles.
+ */
 static void column_header(const char *titles, const char *dashes, FILE *out)
 {
-	if (strstr(titles, "Function") && strstr(titles, "CPU")) {
-		fprintf(out, "%12s %12s %6s %32s %-40s %4s\n", "Entry", "Delta",
+	const char *cpu = strstr(titles, "CPU");
+
+	if (strstr(titles, "Function") && cpu) {
+		bool inner = strstr(cpu, "Calls") && strstr(cpu, "Logged");
+
+		fprintf(out, "%12s %12s %6s %32s %-40s %4s", "Entry", "Delta",
 			"PID", "Function", "Caller", "CPU");
-		fprintf(out, "------------ ------------ ------ %.32s %.40s ----\n",
+		if (inner)
+			fprintf(out, " %10s %8s", "Calls", "Logged");
+		fprintf(out, "\n------------ ------------ ------ %.32s %.40s ----%s\n",
 			"----------------------------------------",
-			"----------------------------------------");
+			"----------------------------------------",
+			inner ? " ---------- --------" : "");
 		return;
 	}
 	fputs(titles, out);

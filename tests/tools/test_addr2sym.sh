@@ -52,6 +52,21 @@ for j in 1 4; do
 	ok $? "three generated logs end to end, the middle one moved (-j $j): as each alone"
 done
 
+# The Calls and Logged columns after CPU (fixtures/raw-hooks.log, as the
+# kernel prints it) pass through with their titles and the Hook cost line,
+# aligned under them; kd reads the result as it reads the raw log with -m.
+"$A2S" -m $fx/System.map $fx/raw-hooks.log > "$tmp/hooks.out" 2> "$tmp/hooks.err"
+[ $? -eq 0 ] && [ ! -s "$tmp/hooks.err" ] && diff -u $fx/resolved-hooks.expected "$tmp/hooks.out"
+ok $? "Calls and Logged columns: kept, titled and aligned; the Hook cost line kept"
+${BUILD:-build}/asan/kd "$tmp/hooks.out" > "$tmp/hooks-kd.out" 2>&1 &&
+	${BUILD:-build}/asan/kd -m $fx/System.map $fx/raw-hooks.log | cmp -s - "$tmp/hooks-kd.out" &&
+	grep -q "^times: compensated for KFT's hooks (84.3/131.0/38.2 ns" "$tmp/hooks-kd.out" &&
+	[ "$(awk '$1 == "rest_init" { print $3 }' "$tmp/hooks-kd.out")" = 371.242 ]
+ok $? "kd on addr2sym's output: compensated as the raw log is (rest_init 1234.567 - 10222 x 0.0843 - 12 x 0.131 - 0.0382)"
+sed 's/^ *[0-9]*\.[0-9]* .* \(0x[0-9a-f]*\) \(0x[0-9a-f]*\) .*$/&   7/' $fx/raw-hooks.log > "$tmp/hooks9.log"
+"$A2S" -m $fx/System.map "$tmp/hooks9.log" | awk '$4 == "rest_init" { print NF, $(NF-2), $(NF-1), $NF }' | grep -qx '9 10234 12 7'
+ok $? "words after the Logged column: kept"
+
 printf -- '--------\n 1.0 2.0 3 0xffffffffc0001000 0xffffffffc0001104 0\n' > "$tmp/mod.log"
 "$A2S" -m $fx/kallsyms.txt "$tmp/mod.log" > "$tmp/mod.out"
 grep -q ' mod_fn mod_other+0x4\[mymod\] ' "$tmp/mod.out"

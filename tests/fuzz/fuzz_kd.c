@@ -40,6 +40,10 @@ static const char *const modes[][8] = {
 	/* The log (or a JSON report) against itself: the JSON reader too. */
 	{ "--boot", "--check", NULL },
 	{ "--boot", "--check", "--threshold", "0", "--min", "0", NULL },
+	/* Times as measured: the hooks' cost read, not taken off. */
+	{ "--raw", NULL },
+	{ "-c", "-i", "-r", "--raw", NULL },
+	{ "--boot", "--json", "--raw", NULL },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

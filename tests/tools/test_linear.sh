@@ -67,6 +67,31 @@ for shape in plain open irq26 tasks; do
 		ok $? "$shape: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
 	done
 done
+# The same logs with a hook cost and Calls and Logged columns: the times
+# compensated, and calls placed on the compensated clock (--chrome,
+# --timeline, --boot), still linear.
+for shape in plain open tasks; do
+	for n in "$N" $((4 * N)); do
+		awk '/^------------ / { print "Hook cost = 84.3 ns dropped, 131.0 ns logged, 38.2 ns own"; d = 1; print; next }
+			d && NF == 6 { print $0, (NR * 7) % 1000 + 5, NR % 5; next } { print }' \
+			"$tmp/$shape-$n.sym" > "$tmp/$shape-$n.hooks"
+	done
+	for mode in summary tree-i chrome timeline boot; do
+		t=()
+		for n in "$N" $((4 * N)); do
+			case $mode in
+			summary)  set -- "$B/kd" "$tmp/$shape-$n.hooks" ;;
+			tree-i)   set -- "$B/kd" -c -i "$tmp/$shape-$n.hooks" ;;
+			chrome)   set -- "$B/kd" --chrome "$tmp/$shape-$n.hooks" ;;
+			timeline) set -- "$B/kd" --timeline "$tmp/$shape-$n.hooks" ;;
+			boot)     set -- "$B/kd" --boot "$tmp/$shape-$n.hooks" ;;
+			esac
+			t+=("$(cpu "$@")")
+		done
+		linear "${t[0]}" "${t[1]}"
+		ok $? "$shape, hook cost and Calls and Logged: $mode: ${t[0]} s for $N lines, ${t[1]} s for 4x as many"
+	done
+done
 # A stack N calls deep, each call from a function the log has but not open
 # (x or y, alternately): kd looks for the caller down the stack a bounded
 # way, not the whole stack each time (which took 6 s for 100,000 calls,

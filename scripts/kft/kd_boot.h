@@ -50,6 +50,14 @@ struct boot_report {
 	uint32_t ncalls, calls_cap;
 	uint32_t nafter;	/* initcalls after the first user program */
 	/*
+	 * The boot as the log measured it (raw entries, start_kernel to the
+	 * first user program), and KFT's hooks in it: those of every task's
+	 * outermost calls (an interrupt's are its task's).  On one CPU the
+	 * boot without KFT is the difference.  hooks < 0: the log has no cost.
+	 */
+	double raw_total, hooks;
+	uint32_t ncpus;
+	/*
 	 * KFT's hooks: note.times NULL if the log does not say what they
 	 * cost (kd_export_note()); note.text in note_buf.  A JSON report
 	 * read back gives "times" alone.

@@ -510,11 +510,15 @@ static void inner_calls(struct kft_log_reader *r, const char *calls_tok,
 		r->cost_warned = true;
 		return;
 	}
-	if (c->delta < 0)	/* -1, -2: no duration to take from */
-		return;
 	/* At most 2^32 calls of at most 1 ms: no overflow, no rounding to inf. */
 	hooks = (double)(calls - logged) * r->cost.dropped +
 		(double)logged * r->cost.logged + r->cost.own;
+	if (c->delta < 0) {
+		/* -1: still open, its hooks so far; -2: no duration either. */
+		if (c->delta == KFT_DELTA_OPEN)
+			c->hooks = (float)hooks;
+		return;
+	}
 	/* To the ns, the log's resolution: no time is finer. */
 	comp = round((c->raw - hooks) * 1000) / 1000;
 	if (!(comp > 0))

@@ -20,6 +20,7 @@ KFT_CHECK_VARIANT=kft+static+modules
 KFT_CHECK_KERNELS="x86_64 $KFT_CHECK_VARIANT gcc
 x86_64 kft clang
 arm64 $KFT_CHECK_VARIANT gcc
+arm64 kft clang
 riscv64 $KFT_CHECK_VARIANT gcc
 arm $KFT_CHECK_VARIANT gcc
 x86_64 kft+debug gcc"

@@ -16,6 +16,7 @@
 #               host thread): guest time is instruction time, one
 #               instruction a nanosecond, and idle time is skipped, so the
 #               same boot takes the same guest time on every run and host
+#               (KFT_ICOUNT_SHIFT=N: an instruction 2^N ns; 0 by default)
 #   -x REGEX    a boot that is not to reach the steps (it panics or hangs):
 #               stop QEMU once the console shows a line matching REGEX (an
 #               extended regular expression); success if it did
@@ -45,7 +46,7 @@ while getopts "s:a:t:i:m:vx:I" o; do
 	m) mem=$OPTARG ;;
 	v) el2=(-machine virtualization=on) ;;
 	x) until=$OPTARG ;;
-	I) icount=(-icount shift=0,sleep=off) tcg=single ;;
+	I) icount=(-icount "shift=${KFT_ICOUNT_SHIFT:-0},sleep=off") tcg=single ;;
 	*) exit 2 ;;
 	esac
 done

@@ -1,0 +1,232 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Are the times of a KFT boot run the kernel's, once kd has taken the
+# hooks' cost off them?  Each kernel is booted under QEMU's instruction
+# counting (-icount shift=0,sleep=off: one instruction a nanosecond, the
+# same on every run and host, so a tight tolerance cannot flake), one
+# vCPU, initcall_debug:
+#  - with no run (kft=off): the untraced times;
+#  - the same, an instruction 2 ns (shift=1): an initcall that runs on the
+#    CPU takes twice as long, one that waits for a timer or spins on a
+#    clock does not;
+#  - with a run that logs only do_one_initcall(), schedule() and
+#    __cond_resched(): how long each initcall's task was off the CPU;
+#  - with the default boot run (kftstatic.conf, or the same run as kft=).
+# Judged: every initcall of 2 ms or more untraced, timed exactly (after the
+# clocksource switch), on the CPU (1.9x to 2.1x at shift=1, less than 5%
+# of it in schedule(): time waiting for other tasks or timers is theirs,
+# not KFT's accounting) and doing the same work in both traced boots
+# (calls within 5%).  kd --boot's compensated time of each
+# must be within 10% of its untraced time, kd --raw must report the
+# measured one, and the longest five must come in the same order; the
+# boot run's length less its hooks (kd --boot: every task's, on the one
+# CPU) must be within 10% of the untraced boot's from start_kernel to the
+# first user program (x86_64: on arm64 the untraced kernel's clock starts
+# in time_init(), so there is no reference).
+#
+# Kernels: x86_64 and arm64, GCC (the check kernels, their static run)
+# and Clang (kft=); ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+. tests/lib/common.sh
+BUILD=${BUILD:-build}
+out_root=$BUILD/e2e/accuracy
+DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
+SCHED_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter funclist do_one_initcall schedule __cond_resched fend"
+KERNELS=${ACCURACY_KERNELS:-"x86_64 $KFT_CHECK_VARIANT gcc
+x86_64 kft clang
+arm64 $KFT_CHECK_VARIANT gcc
+arm64 kft clang"}
+make -s tools-asan || exit 1
+
+# initcalls DMESG: "NAME USECS EXACT" in boot order; EXACT 1 once the
+# kernel's clock is no longer jiffies (after the clocksource switch).
+initcalls() {
+	awk '/clocksource: Switched to clocksource/ { sw = 1 }
+		match($0, /initcall [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ returned -?[0-9]+ after [0-9]+ usecs/) {
+			split(substr($0, RSTART, RLENGTH), w, /[ +]/); print w[2], w[7], sw + 0 }' "$1"
+}
+
+# user DMESG: the printk time, in us, of "Run ... as init process".
+user_us() {
+	sed -n 's/^\[ *\([0-9.]*\)\] Run .* as init process.*/\1/p' "$1" | head -n 1 |
+		awk '{ printf "%.0f", $1 * 1e6 }'
+}
+
+# waits SYM DMESG: "NAME WAITED_US US CALLS" per initcall: from a run that
+# logs do_one_initcall(), schedule() and __cond_resched(), the time its
+# task spent in the outermost schedule() calls while it ran, and the calls
+# made inside do_one_initcall() (the initcall's, and initcall_debug's
+# printing).  The log's times and the printk clock differ by a constant:
+# the one most pairs of a do_one_initcall() of 1 ms or more and an
+# initcall_debug "initcall X returned after N usecs" of pid 1 with N up to
+# 1 ms shorter agree on (within 0.2 ms); then each do_one_initcall() is
+# the initcall whose "calling" line was printed within 2 ms of its entry.
+waits() {
+	awk 'FILENAME == ARGV[1] {
+			if (match($0, /^\[ *[0-9.]+\] calling  [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ @ 1$/)) {
+				nc++; ct[nc] = substr($0, 2) * 1e6
+				cname[nc] = substr($0, index($0, "] calling  ") + 11)
+				sub(/\+.*/, "", cname[nc])
+			} else if (match($0, /initcall [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ returned -?[0-9]+ after [0-9]+ usecs/)) {
+				split(substr($0, RSTART, RLENGTH), word, /[ +]/)
+				if (nc && word[2] == cname[nc])
+					cus[nc] = word[7]
+			}
+			next
+		}
+		/^------/ { d = 1; next }
+		d && NF >= 8 && $4 == "do_one_initcall" && $3 == 1 && $2 > 0 {
+			n++; s[n] = $1; e[n] = $1 + $2; calls[n] = $7 }
+		d && NF >= 6 && ($4 == "schedule" || $4 == "__cond_resched") && $3 == 1 && $2 > 0 {
+			m++; ws[m] = $1; we[m] = $1 + $2 }
+		END {
+			for (i = 1; i <= n; i++) {
+				if (e[i] - s[i] < 1000)
+					continue
+				for (x = 1; x <= nc; x++)
+					if (cus[x] != "" && e[i] - s[i] >= cus[x] && e[i] - s[i] <= cus[x] + 1000)
+						cand[++no] = ct[x] - s[i]
+			}
+			best = 0
+			for (a = 1; a <= no; a++) {
+				agree = 0
+				for (b = 1; b <= no; b++)
+					if (cand[b] - cand[a] < 200 && cand[a] - cand[b] < 200)
+						agree++
+				if (agree > best) { best = agree; c = cand[a] }
+			}
+			if (!best)
+				exit
+			x = 1; j = 1
+			for (i = 1; i <= n; i++) {
+				for (; x <= nc && ct[x] < s[i] + c - 200; x++) ;
+				if (x > nc || ct[x] > s[i] + c + 2000)
+					continue
+				off = 0; last = -1
+				for (; j <= m && ws[j] < s[i]; j++) ;
+				for (k = j; k <= m && ws[k] <= e[i]; k++) {
+					if (ws[k] < last)
+						continue
+					off += we[k] - ws[k]; last = we[k]
+				}
+				printf "%s %.0f %.0f %d\n", cname[x], off, e[i] - s[i], calls[i]
+				x++
+			}
+		}' "$2" "$1"
+}
+
+while read -r KFT_ARCH variant cc; do
+	[ -n "$KFT_ARCH" ] || continue
+	export KFT_ARCH
+	. tests/lib/arch.sh
+	label="$KFT_ARCH $cc"
+	kdir=$(tests/lib/kbuild.sh "$variant" "$cc" | tail -n 1)
+	out=$out_root/$KFT_ARCH-$variant-$cc
+	rm -rf "$out"
+	mkdir -p "$out"
+	run_args=""
+	[[ "+$variant+" = *+static+* ]] || run_args="kft=\"$DEFAULT_RUN\""
+	noboot=$(kft_noboot_args "$variant")
+	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug $noboot" "$kdir" "$out/untraced" kft_data
+	ok $? "$label: boots untraced under icount"
+	KFT_ICOUNT_SHIFT=1 tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug $noboot" \
+		"$kdir" "$out/untraced-2ns" kft_data
+	ok $? "$label: boots untraced, an instruction 2 ns"
+	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug kft=\"$SCHED_RUN\"" "$kdir" "$out/sched" kft_data
+	ok $? "$label: boots with a run of do_one_initcall() and schedule() alone"
+	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug $run_args" "$kdir" "$out/traced" kft_data
+	ok $? "$label: boots with the default boot run under icount"
+	for b in traced sched; do
+		sed -n '/^=== data$/,$p' "$out/$b/kft_data.out" | sed 1d > "$out/$b.raw"
+		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/$b.raw" > "$out/$b.sym"
+	done
+	grep -q '^Hook cost = [0-9.]* ns dropped, [0-9.]* ns logged, [0-9.]* ns own$' "$out/traced.sym"
+	ok $? "$label: the log gives the hooks' calibrated cost: $(grep '^Hook cost' "$out/traced.sym")"
+
+	initcalls "$out/untraced/dmesg.out" > "$out/untraced.txt"
+	initcalls "$out/untraced-2ns/dmesg.out" > "$out/untraced-2ns.txt"
+	# NAME CALLS: the calls each initcall made in the boot run.
+	awk '/^------/ { d = 1; next } d && NF >= 8 && $5 ~ /^do_one_initcall\+/ && !($4 in c) { c[$4] = $7; print $4, $7 }' \
+		"$out/traced.sym" > "$out/calls.txt"
+	waits "$out/sched.sym" "$out/sched/dmesg.out" > "$out/waits.txt"
+	for mode in comp raw; do
+		opt=""
+		[ $mode = raw ] && opt=--raw
+		"$BUILD/asan/kd" $opt --boot --initcall-debug "$out/traced.sym" |
+			sed -n 's/.*initcall \([^+]*\)+.* after \([0-9]*\) usecs/\1 \2/p' > "$out/kd-$mode.txt"
+	done
+	# NAME UNTRACED COMPENSATED RAW X2NS WAITED% CALLS SCHED-CALLS: the
+	# initcalls judged.  On the CPU: twice as long at 2 ns an instruction,
+	# under 5% in schedule(); and the same work in both traced boots, whose
+	# timing differs (calls within 5%, or 3,000 for initcall_debug's
+	# printing): work that lands in an initcall when it does (a console
+	# flushing what others printed) is not the initcall's.
+	awk 'FILENAME == ARGV[1] { if ($3 && !($1 in u)) u[$1] = $2; next }
+		FILENAME == ARGV[2] { if (!($1 in u2)) u2[$1] = $2; next }
+		FILENAME == ARGV[3] { if (!($1 in c)) c[$1] = $2; next }
+		FILENAME == ARGV[4] { if (!($1 in r)) r[$1] = $2; next }
+		FILENAME == ARGV[5] { if (!($1 in k)) k[$1] = $2; next }
+		{ if (!($1 in w) && $3 > 0) { w[$1] = 100 * $2 / $3; sk[$1] = $4 } }
+		END {
+			for (f in u) {
+				d = sk[f] - k[f]
+				if (d < 0)
+					d = -d
+				if (u[f] >= 2000 && (f in c) && (f in r) && (f in w) && (f in u2) && (f in k) &&
+				    u2[f] >= 1.9 * u[f] && u2[f] <= 2.1 * u[f] && w[f] < 5 &&
+				    (d <= 0.05 * k[f] || d <= 3000))
+					printf "%s %d %d %d %.2f %.1f %d %d\n", f, u[f], c[f], r[f], u2[f] / u[f], w[f], k[f], sk[f]
+			}
+		}' "$out/untraced.txt" "$out/untraced-2ns.txt" "$out/kd-comp.txt" "$out/kd-raw.txt" \
+		"$out/calls.txt" "$out/waits.txt" | sort -k2,2nr > "$out/judged.txt"
+	{
+		echo "# $label: initcall, untraced us, kd --boot (compensated), kd --raw, x at 2 ns, % in schedule(), calls, calls in the other boot"
+		sed 's/^/#   /' "$out/judged.txt"
+		echo "# left out (untraced us, x at 2 ns, % in schedule(), calls, calls in the other boot):"
+		awk 'FILENAME == ARGV[1] { if ($3 && $2 >= 2000 && !($1 in u)) u[$1] = $2; next }
+			FILENAME == ARGV[2] { if (!($1 in u2)) u2[$1] = $2; next }
+			FILENAME == ARGV[3] { j[$1] = 1; next }
+			FILENAME == ARGV[4] { if (!($1 in k)) k[$1] = $2; next }
+			{ if (!($1 in w) && $3 > 0) { w[$1] = 100 * $2 / $3; sk[$1] = $4 } }
+			END { for (f in u) if (!(f in j)) printf "#   %s %d %.2f %s %s %s\n", f, u[f], u2[f] / u[f],
+				(f in w) ? sprintf("%.1f", w[f]) : "-", (f in k) ? k[f] : "-", (f in sk) ? sk[f] : "-" }' \
+			"$out/untraced.txt" "$out/untraced-2ns.txt" "$out/judged.txt" "$out/calls.txt" "$out/waits.txt"
+	}
+	n=$(wc -l < "$out/judged.txt")
+	[ "$n" -ge 2 ]
+	ok $? "$label: $n initcalls of 2 ms or more, exact and on the CPU, to judge (2 at least)"
+	bad=$(awk '{ d = $3 - $2; if (d < 0) d = -d; if (d > 0.10 * $2) printf "%s %s us, compensated %s (%.2fx) ", $1, $2, $3, $3 / $2 }' "$out/judged.txt")
+	[ -z "$bad" ]
+	ok $? "$label: every one within 10% once compensated${bad:+: $bad}"
+	raw_off=$(awk '$4 > 1.10 * $2 { n++ } END { print n + 0 }' "$out/judged.txt")
+	[ "$raw_off" -gt 0 ]
+	ok $? "$label: and the raw times are not ($raw_off of $n beyond 10%): the test can tell"
+	top_u=$(head -n 5 "$out/judged.txt" | awk '{ printf "%s ", $1 }')
+	top_c=$(sort -k3,3nr "$out/judged.txt" | head -n 5 | awk '{ printf "%s ", $1 }')
+	[ "$top_u" = "$top_c" ]
+	ok $? "$label: the longest five in the same order (untraced: $top_u; compensated: $top_c)"
+
+	# The whole boot: start_kernel to the first user program.  The
+	# untraced kernel's printk clock must run from start_kernel for a
+	# reference: on x86 it does (the TSC, from early in setup_arch()); on
+	# arm64 it starts in time_init(), after setup_arch().
+	u_user=$(user_us "$out/untraced/dmesg.out")
+	"$BUILD/asan/kd" --boot "$out/traced.sym" > "$out/boot.txt"
+	boot_len=$(sed -n 's/^Boot: .*: \([0-9.]*\) us$/\1/p' "$out/boot.txt" | head -n 1)
+	"$BUILD/asan/kd" --raw --boot "$out/traced.sym" | cmp -s - "$out/boot.txt"
+	[ $? = 1 ] && [ -n "$boot_len" ]
+	ok $? "$label: kd --boot and kd --boot --raw report different boots"
+	total=$(sed -n "s/^KFT's hooks: .* without them, on this one CPU: \([0-9.]*\) us$/\1/p" "$out/boot.txt")
+	echo "# $label: boot to the first user program: untraced ${u_user:-?} us; kd --boot ${boot_len:-?} us (its phases, compensated); the boot run less its hooks ${total:-?} us"
+	if [ "$KFT_ARCH" = x86_64 ]; then
+		awk -v u="${u_user:-0}" -v c="${total:-0}" 'BEGIN { exit !(u > 0 && c > 0 && c <= 1.10 * u && c >= 0.90 * u) }'
+		ok $? "$label: the boot run less its hooks (${total:-?} us) within 10% of the untraced boot to user space (${u_user:-?} us)"
+	else
+		echo "# $label: the boot run's length not judged: no untraced reference (the printk clock starts in time_init())"
+	fi
+done <<< "$KERNELS"
+tap_done

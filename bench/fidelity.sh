@@ -25,19 +25,6 @@ DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace fi
 make -s tools-asan
 t0=$SECONDS
 
-# initcalls DMESG: "NAME USECS EXACT" in boot order; EXACT 1 once the
-# kernel's clock is no longer jiffies (after the clocksource switch).
-initcalls() {
-	awk '/clocksource: Switched to clocksource/ { sw = 1 }
-		match($0, /initcall [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ returned -?[0-9]+ after [0-9]+ usecs/) {
-			split(substr($0, RSTART, RLENGTH), w, /[ +]/); print w[2], w[7], sw + 0 }' "$1"
-}
-# user DMESG: the printk time, in us, of "Run ... as init process".
-user() {
-	sed -n 's/^\[ *\([0-9.]*\)\] Run .* as init process.*/\1/p' "$1" | head -n 1 |
-		awk '{ printf "%.0f", $1 * 1e6 }'
-}
-
 : > "$out/fidelity.md"
 for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 	. tests/lib/arch.sh
@@ -54,8 +41,8 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 			esac
 			kft_log "$KFT_ARCH $cc: $k, under icount"
 			tests/lib/qemu-run.sh -I -s 1 -t 900 -a "initcall_debug $args" "$d" "$dir" kft_data
-			initcalls "$dir/dmesg.out" > "$dir/initcalls.txt"
-			user "$dir/dmesg.out" > "$dir/user.txt"
+			kft_initcalls "$dir/dmesg.out" > "$dir/initcalls.txt"
+			kft_user_us "$dir/dmesg.out" > "$dir/user.txt"
 		done
 		dir=$out/$KFT_ARCH-$cc-run
 		sed -n '/^=== data$/,$p' "$dir/kft_data.out" | sed 1d > "$dir/boot.raw"

@@ -42,20 +42,6 @@ arm64 $KFT_CHECK_VARIANT gcc
 arm64 kft clang"}
 make -s tools-asan || exit 1
 
-# initcalls DMESG: "NAME USECS EXACT" in boot order; EXACT 1 once the
-# kernel's clock is no longer jiffies (after the clocksource switch).
-initcalls() {
-	awk '/clocksource: Switched to clocksource/ { sw = 1 }
-		match($0, /initcall [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ returned -?[0-9]+ after [0-9]+ usecs/) {
-			split(substr($0, RSTART, RLENGTH), w, /[ +]/); print w[2], w[7], sw + 0 }' "$1"
-}
-
-# user DMESG: the printk time, in us, of "Run ... as init process".
-user_us() {
-	sed -n 's/^\[ *\([0-9.]*\)\] Run .* as init process.*/\1/p' "$1" | head -n 1 |
-		awk '{ printf "%.0f", $1 * 1e6 }'
-}
-
 # waits SYM DMESG: "NAME WAITED_US US CALLS" per initcall: from a run that
 # logs do_one_initcall(), schedule() and __cond_resched(), the time its
 # task spent in the outermost schedule() calls while it ran, and the calls
@@ -147,8 +133,8 @@ while read -r KFT_ARCH variant cc; do
 	grep -q '^Hook cost = [0-9.]* ns dropped, [0-9.]* ns logged, [0-9.]* ns own$' "$out/traced.sym"
 	ok $? "$label: the log gives the hooks' calibrated cost: $(grep '^Hook cost' "$out/traced.sym")"
 
-	initcalls "$out/untraced/dmesg.out" > "$out/untraced.txt"
-	initcalls "$out/untraced-2ns/dmesg.out" > "$out/untraced-2ns.txt"
+	kft_initcalls "$out/untraced/dmesg.out" > "$out/untraced.txt"
+	kft_initcalls "$out/untraced-2ns/dmesg.out" > "$out/untraced-2ns.txt"
 	# NAME CALLS: the calls each initcall made in the boot run.
 	awk '/^------/ { d = 1; next } d && NF >= 8 && $5 ~ /^do_one_initcall\+/ && !($4 in c) { c[$4] = $7; print $4, $7 }' \
 		"$out/traced.sym" > "$out/calls.txt"
@@ -214,7 +200,7 @@ while read -r KFT_ARCH variant cc; do
 	# untraced kernel's printk clock must run from start_kernel for a
 	# reference: on x86 it does (the TSC, from early in setup_arch()); on
 	# arm64 it starts in time_init(), after setup_arch().
-	u_user=$(user_us "$out/untraced/dmesg.out")
+	u_user=$(kft_user_us "$out/untraced/dmesg.out")
 	"$BUILD/asan/kd" --boot "$out/traced.sym" > "$out/boot.txt"
 	boot_len=$(sed -n 's/^Boot: .*: \([0-9.]*\) us$/\1/p' "$out/boot.txt" | head -n 1)
 	"$BUILD/asan/kd" --raw --boot "$out/traced.sym" | cmp -s - "$out/boot.txt"

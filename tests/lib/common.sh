@@ -92,3 +92,18 @@ kft_kernel_tree() {
 	flock -u 9
 	echo "$tree"
 }
+
+# kft_initcalls DMESG: "NAME USECS EXACT" per initcall_debug line, in boot
+# order; EXACT 1 once the kernel's clock is no longer jiffies (after the
+# clocksource switch).  make fidelity and test_accuracy.
+kft_initcalls() {
+	awk '/clocksource: Switched to clocksource/ { sw = 1 }
+		match($0, /initcall [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ returned -?[0-9]+ after [0-9]+ usecs/) {
+			split(substr($0, RSTART, RLENGTH), w, /[ +]/); print w[2], w[7], sw + 0 }' "$1"
+}
+
+# kft_user_us DMESG: the printk time, in us, of "Run ... as init process".
+kft_user_us() {
+	sed -n 's/^\[ *\([0-9.]*\)\] Run .* as init process.*/\1/p' "$1" | head -n 1 |
+		awk '{ printf "%.0f", $1 * 1e6 }'
+}

@@ -503,10 +503,12 @@ static void inner_calls(struct kft_log_reader *r, const char *calls_tok,
 	}
 	r->log_columns = true;
 	if (!r->cost_ok) {
-		if (!r->cost_warned)
-			kft_log_warn(r, r->uncalibrated ?
-				     "Calls and Logged columns, but the log's hook cost is not calibrated: its times as measured" :
-				     "Calls and Logged columns, but no 'Hook cost = ...' line in the log's header: its times as measured");
+		/*
+		 * "not calibrated" is what the kernel says of a run ended by
+		 * a panic: no warning, the times line says they are measured.
+		 */
+		if (!r->cost_warned && !r->uncalibrated)
+			kft_log_warn(r, "Calls and Logged columns, but no 'Hook cost = ...' line in the log's header: its times as measured");
 		r->cost_warned = true;
 		return;
 	}

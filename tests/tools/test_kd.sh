@@ -491,9 +491,9 @@ hw nocost '/^Hook cost/d'
 	head -n 1 "$tmp/nocost.out" | grep -q "^times: as measured, KFT's hooks included"
 ok $? "Calls and Logged without a hook cost: one warning with its line, times as measured, said"
 hw uncal 's/^Hook cost = .*/Hook cost = not calibrated/'
-[ $rc -eq 0 ] && measured uncal && [ "$(wc -l < "$tmp/uncal.err")" = 1 ] &&
-	grep -q "uncal.log:27: Calls and Logged columns, but the log's hook cost is not calibrated" "$tmp/uncal.err"
-ok $? "'Hook cost = not calibrated': one warning, times as measured"
+[ $rc -eq 0 ] && measured uncal && [ ! -s "$tmp/uncal.err" ] &&
+	head -n 1 "$tmp/uncal.out" | grep -q "^times: as measured"
+ok $? "'Hook cost = not calibrated' (a run ended by a panic): times as measured, said, no warning"
 awk '/^------------ / { d = 1; print; next } d && NF == 8 { NF = 6 } { print }' $fx/hooks.log > "$tmp/nocols.log"
 "$KD" "$tmp/nocols.log" > "$tmp/nocols.out" 2> "$tmp/nocols.err"
 [ $? -eq 0 ] && measured nocols && [ "$(wc -l < "$tmp/nocols.err")" = 1 ] &&

@@ -36,7 +36,8 @@ kft_mode() {	# kft_mode MODE CONFIG-LINES
 		set -- $out
 		rec=$(( $(counter 'calls logged') * $4 / ($4 + $5) ))
 		lost=$(( $(counter 'lost, log full') + $(counter 'lost, call depth over stack') ))
-		echo "result $mode $w $3 $4 $rec $lost 24"
+		esize=$(sed -n 's/^log: [0-9]* entries of \([0-9]*\) bytes.*/\1/p' /proc/kft)
+		echo "result $mode $w $3 $4 $rec $lost ${esize:-0}"
 	done
 }
 

@@ -72,10 +72,10 @@ static __always_inline const void *kft_arch_boot_fdt(void)
 }
 
 #ifdef CONFIG_KFT_NOP_SITES
+#include <linux/kft_compat.h>
 #include <linux/string.h>
 #include <asm/insn.h>
 #include <asm/opcodes.h>
-#include <asm/patch.h>
 
 /*
  * A hook's call site (listed by scripts/kftsites) is a BL, or a NOP in its

@@ -53,11 +53,11 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 #define KFT_ARCH_BOOT_KHZ_HI	1000000U
 
 #ifdef CONFIG_KFT_NOP_SITES
+#include <linux/kft_compat.h>
 #include <linux/smp.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <asm/insn.h>
-#include <asm/patching.h>
 
 /*
  * A hook's call site (kernel/kft_sites.c, listed by scripts/kftsites) is a

@@ -47,9 +47,9 @@ static __always_inline const void *kft_arch_boot_fdt(void)
 }
 
 #ifdef CONFIG_KFT_NOP_SITES
+#include <linux/kft_compat.h>
 #include <linux/string.h>
 #include <asm/cacheflush.h>
-#include <asm/patch.h>
 
 /*
  * A hook's call site (listed by scripts/kftsites) is "auipc ra, hi" then

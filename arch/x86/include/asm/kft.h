@@ -52,9 +52,9 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 #define KFT_ARCH_BOOT_KHZ_HI	10000000U	/* 10 GHz */
 
 #ifdef CONFIG_KFT_NOP_SITES
+#include <linux/kft_compat.h>
 #include <linux/string.h>
 #include <asm/nops.h>
-#include <asm/text-patching.h>
 
 /*
  * A hook's call site (kernel/kft_sites.c) is a 5-byte CALL rel32, or a
@@ -76,12 +76,12 @@ static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 /* Live patching, in batches: int3 first, so CPUs running the site cope. */
 static inline void kft_arch_site_poke(void *site, const u8 *insn)
 {
-	text_poke_queue(site, insn, CALL_INSN_SIZE, NULL);
+	smp_text_poke_batch_add(site, insn, CALL_INSN_SIZE, NULL);
 }
 
 static inline void kft_arch_site_poke_done(void)
 {
-	text_poke_finish();
+	smp_text_poke_batch_finish();
 }
 #endif
 

@@ -8,12 +8,19 @@ BUILD     ?= build
 CC        ?= cc
 CFLAGS_HOST := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-# The kernel series KFT's patches are for: patches/KERNEL_VERSION, one place.
-KVER      := $(shell cat patches/KERNEL_VERSION)
+# The kernel series KFT installs into: patches/SERIES, one place; the first
+# is the default.  KVER=6.18 picks another for demo, patch, check-full.
+KVERS     := $(shell awk '!/^\#/ && NF { print $$1 }' patches/SERIES)
+KVER_DEFAULT := $(firstword $(KVERS))
+KVER      ?= $(KVER_DEFAULT)
+ifeq ($(filter $(KVER),$(KVERS)),)
+$(error KVER=$(KVER): KFT has patches for Linux $(KVERS) (patches/SERIES))
+endif
+export KFT_KVER := $(KVER)
 
 # Packages the project needs; `make deps` installs whatever is missing.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
-	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-$(KVER) \
+	ccache clang lld llvm qemu-system-x86 busybox-static linux-source-$(KVER_DEFAULT) \
 	file kmod rsync sparse libclang-rt-14-dev python3 time curl bzip2 \
 	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
 	qemu-system-misc opensbi python3-docutils
@@ -35,14 +42,15 @@ KCFG_INC   := -Iscripts/kft/include -Ikernel
 all: tools
 
 help:
-	@echo "make demo [ARCH=arm64|riscv|arm] build a KFT kernel, boot it in QEMU, trace boot and fork+exec"
-	@echo "make check             every part of KFT on every architecture once: host tests, six kernels in QEMU"
+	@echo "make demo [ARCH=arm64|riscv|arm] [KVER=$(lastword $(KVERS))]"
+	@echo "                       build a KFT kernel, boot it in QEMU, trace boot and fork+exec"
+	@echo "make check             every part of KFT on every architecture and series once: host tests, kernels in QEMU"
 	@echo "make check-full        the whole matrix: every compiler, CPU count and config variant (hours)"
 	@echo "make check-unit        the fast host tests only"
 	@echo "make tools             build scripts/addr2sym, sym2addr, kd, kft into $(BUILD)/"
 	@echo "make kft-target CROSS_COMPILE=aarch64-linux-gnu-   the target's kft (static) into $(BUILD)/target/"
-	@echo "make install KSRC=DIR  install KFT into a Linux $(KVER).y tree"
-	@echo "make patch             write $(BUILD)/kft-linux-$(KVER).patch (apply with patch -p1)"
+	@echo "make install KSRC=DIR  install KFT into a Linux tree of a series KFT has patches for: $(KVERS)"
+	@echo "make patch [KVER=...]  write $(BUILD)/kft-linux-$(KVER).patch (apply with patch -p1)"
 	@echo "make bench             KFT's cost against vanilla and function_graph ($(BUILD)/bench/results.md)"
 	@echo "make bench-tools       the host tools alone, on logs of every shape"
 	@echo "make bench-hooks       the hooks' instructions per call, per path (callgrind)"
@@ -198,7 +206,7 @@ deps:
 # --- putting KFT into a kernel tree -----------------------------------------
 
 install:
-	@test -n "$(KSRC)" || { echo "usage: make install KSRC=/path/to/linux-$(KVER)"; exit 2; }
+	@test -n "$(KSRC)" || { echo "usage: make install KSRC=/path/to/linux (Linux $(KVERS))"; exit 2; }
 	patches/install.sh "$(KSRC)"
 
 patch:

@@ -75,12 +75,19 @@ esac
 DEBARCH=$KFT_ARCH
 [ "$KFT_ARCH" = arm ] && DEBARCH=armhf
 export KFT_ARCH
+# The tests' names start with KFT_TAG: the arch, after the series when it
+# is not the default ("linux-6.18 arm64 gcc 2cpu: ...").
+KFT_TAG=$KFT_ARCH
+[ "$KFT_KVER" = "$KFT_KVER_DEFAULT" ] || KFT_TAG="linux-$KFT_KVER $KFT_ARCH"
 
-# x86_64's build directories keep their names from before other arches.
+# x86_64's build directories keep their names from before other arches,
+# and the default series' from before other series.
 kft_arch_name() {
+	local series=
+	[ "$KFT_KVER" = "$KFT_KVER_DEFAULT" ] || series=linux-$KFT_KVER-
 	if [ "$KFT_ARCH" = x86_64 ]; then
-		echo "$1-$2-$3"
+		echo "$series$1-$2-$3"
 	else
-		echo "$KFT_ARCH-$1-$2-$3"
+		echo "$series$KFT_ARCH-$1-$2-$3"
 	fi
 }

@@ -4,8 +4,13 @@
 
 KFT_CACHE=${KFT_CACHE:-$HOME/.cache/kft}
 export KFT_CACHE
-# The kernel series KFT is for, and its patches (patches/KERNEL_VERSION).
-KFT_KVER=$(cat "$repo/patches/KERNEL_VERSION")
+# The kernel series KFT installs into (patches/SERIES: a line each, the
+# default first).  KFT_KVER picks the one the builds and tests use.
+kft_series_line() { awk -v s="$1" '!/^#/ && $1 == s { print; f = 1; exit } END { exit !f }' "$repo/patches/SERIES"; }
+kft_series_list() { awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$repo/patches/SERIES"; }
+KFT_KVER_DEFAULT=$(awk '!/^#/ && NF { print $1; exit }' "$repo/patches/SERIES")
+KFT_KVER=${KFT_KVER:-$KFT_KVER_DEFAULT}
+export KFT_KVER
 
 kft_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 kft_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -15,15 +20,21 @@ kft_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # so that one build serves the run, boot and module tests; tests that want
 # no boot run boot it with kft=off.
 KFT_CHECK_VARIANT=kft+static+modules
-# The kernels the check tier builds, "ARCH VARIANT COMPILER" a line, in the
-# order its tests first need them: tests/lib/prebuild.sh builds them ahead.
+# The kernels the check tier builds, "ARCH VARIANT COMPILER [SERIES]" a
+# line (the default series if none), in the order its tests first need
+# them: tests/lib/prebuild.sh builds them ahead.  The other series' check
+# kernels come last (tests/e2e/test_series.sh).
 KFT_CHECK_KERNELS="x86_64 $KFT_CHECK_VARIANT gcc
 x86_64 kft clang
 arm64 $KFT_CHECK_VARIANT gcc
 arm64 kft clang
 riscv64 $KFT_CHECK_VARIANT gcc
 arm $KFT_CHECK_VARIANT gcc
-x86_64 kft+debug gcc"
+x86_64 kft+debug gcc
+$(for s in $(kft_series_list); do
+	[ "$s" = "$KFT_KVER_DEFAULT" ] || printf 'x86_64 %s gcc %s\narm64 %s gcc %s\n' \
+		"$KFT_CHECK_VARIANT" "$s" "$KFT_CHECK_VARIANT" "$s"
+done)"
 
 # kft_noboot_args VARIANT: the kernel arguments that leave VARIANT's kernel
 # with no run registered at user space (kft=off where a boot run is built in).
@@ -60,30 +71,20 @@ kft_ccache_hits() {
 			END { print h + 0, m + 0 }'
 }
 
-# The kernel tree with KFT installed: $KSRC, or Debian's linux-source-$KFT_KVER
-# extracted into the cache.  Prints its path.
+# The kernel tree with KFT installed: $KSRC, or series $KFT_KVER's source
+# extracted into the cache (tests/lib/ksource.sh).  Prints its path.  Exits
+# 3 when the series' pinned source has left Debian's archive.
 kft_kernel_tree() {
-	local tarball tree
+	local tree rc=0
 	mkdir -p "$KFT_CACHE"
 	exec 9>"$KFT_CACHE/.tree.lock"
 	flock 9			# parallel builds share the tree
 	if [ -n "${KSRC:-}" ]; then
 		tree=$KSRC
 	else
-		tarball=$(ls /usr/src/linux-source-"$KFT_KVER".tar.* 2>/dev/null | head -n1)
-		[ -n "$tarball" ] || kft_die "no /usr/src/linux-source-$KFT_KVER.tar.*: run 'make deps'"
-		tree=$KFT_CACHE/src/linux-source-$KFT_KVER
-		# A newer Debian package means a new tree.
-		if [ ! -f "$tree/.kft-tarball" ] ||
-		   [ "$(cat "$tree/.kft-tarball")" != "$(stat -c %Y "$tarball")" ]; then
-			kft_log "extracting $tarball"
-			local start=$SECONDS
-			rm -rf "$tree"
-			mkdir -p "$KFT_CACHE/src"
-			tar -C "$KFT_CACHE/src" -xf "$tarball"
-			stat -c %Y "$tarball" > "$tree/.kft-tarball"
-			kft_timing source "$(basename "$tarball")" $((SECONDS - start)) extracted
-		fi
+		tree=$("$repo/tests/lib/ksource.sh" "$KFT_KVER") || rc=$?
+		[ "$rc" -ne 3 ] || exit 3
+		[ "$rc" -eq 0 ] || kft_die "no Linux $KFT_KVER source tree"
 	fi
 	# A command substitution does not inherit set -e: fail out loud, or a
 	# patch that no longer applies would build the tree as it was.

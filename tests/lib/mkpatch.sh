@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Write KFT as one patch for Linux (patches/KERNEL_VERSION).y to standard
-# output, the way the original KFT was distributed: the new files, then the
-# series of hunks to existing files.  Apply with: patch -p1 < kft.patch
+# Write KFT as one patch for a Linux series (KFT_KVER, default the first of
+# patches/SERIES) to standard output, the way the original KFT was
+# distributed: the new files, then that series' queue of hunks to existing
+# files.  Apply with: patch -p1 < kft.patch
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -18,7 +19,10 @@ newfile() {	# newfile REPO-PATH TREE-PATH
 	sed 's/^/+/' "$1"
 }
 
-kver=$(cat patches/KERNEL_VERSION)
+. tests/lib/common.sh
+kver=$KFT_KVER
+[ -f "patches/linux-$kver/series" ] ||
+	kft_die "no patches/linux-$kver: KFT has patches for Linux $(kft_series_list)"
 echo "KFT (Kernel Function Trace) for Linux $kver, $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo
 for f in $(git ls-files kernel include scripts Documentation arch | sort); do

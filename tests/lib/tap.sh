@@ -32,3 +32,9 @@ tap_tmpdir() {
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 }
+
+# tap_skip WHY: a test that cannot run here, and why (TAP's SKIP).
+tap_skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $1"
+}

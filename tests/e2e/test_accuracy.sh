@@ -109,7 +109,7 @@ while read -r KFT_ARCH variant cc; do
 	[ -n "$KFT_ARCH" ] || continue
 	export KFT_ARCH
 	. tests/lib/arch.sh
-	label="$KFT_ARCH $cc"
+	label="$KFT_TAG $cc"
 	kdir=$(tests/lib/kbuild.sh "$variant" "$cc" | tail -n 1)
 	out=$out_root/$KFT_ARCH-$variant-$cc
 	rm -rf "$out"

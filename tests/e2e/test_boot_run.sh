@@ -34,7 +34,7 @@ DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace fi
 
 # boot LABEL KDIR OUT SMP STEPS [KERNEL-ARGS]: one TAP line.
 boot() {
-	local label="$KFT_ARCH $1" kdir=$2 out=$3 smp=$4 steps=$5 args=${6:-}
+	local label="$KFT_TAG $1" kdir=$2 out=$3 smp=$4 steps=$5 args=${6:-}
 	tests/lib/qemu-run.sh -s "$smp" -a "$args" "$kdir" "$out" "$steps"
 	ok $? "$label: boots, guest steps pass, kernel log clean"
 }
@@ -50,7 +50,7 @@ resolve() {
 
 # What a boot run from start_kernel to to_userspace, mintime 500, must show.
 default_run_checks() {
-	local label="$KFT_ARCH $1" out=$2 kdir=$3 origin=$4 fn pid entry n
+	local label="$KFT_TAG $1" out=$2 kdir=$3 origin=$4 fn pid entry n
 	resolve "$out" "$kdir" 500 "start_kernel to_userspace"
 	grep -q "^boot run from $origin " "$out/boot.out"
 	ok $? "$label: /proc/kft says the boot run came from $origin"
@@ -97,7 +97,7 @@ default_run_checks() {
 # ktime has then (jiffies, 4 ms steps, on some): names are compared above 5
 # ms, times above 20 ms.
 boot_report_checks() {
-	local label="$KFT_ARCH $1" out=$2 boot
+	local label="$KFT_TAG $1" out=$2 boot
 	"$BUILD/asan/kd" --raw --boot "$out/boot.sym" > "$out/report.txt" 2> "$out/report.err"
 	ok $? "$label: kd --boot reads the boot run's log"
 	boot=$(awk '/^------/ { d = 1; next } d && $4 == "start_kernel" && !s { s = $1 }
@@ -146,7 +146,7 @@ boot_report_checks() {
 # dump_checks LABEL OUT KDIR HOW: the log kft_dump= printed on OUT's console,
 # read back by the host tools, is whole and checks out.
 dump_checks() {
-	local label="$KFT_ARCH $1" out=$2 kdir=$3 how=$4 lines logged
+	local label="$KFT_TAG $1" out=$2 kdir=$3 how=$4 lines logged
 	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/console.log" \
 		> "$out/dump.sym" 2> "$out/dump.err"
 	[ $? = 0 ] && [ ! -s "$out/dump.err" ]
@@ -174,15 +174,15 @@ dump_test() {
 	# not in the initramfs): for ever, here.  Printed at 10 s.
 	tests/lib/qemu-run.sh -x 'kft_dump end: ' \
 		-a "rdinit=/nope rootdelay=100000 kft_dump=10s" "$kdir" "$out" none
-	ok $? "$KFT_ARCH $v kft_dump=10s: a boot that hangs prints the boot run's log" || return
+	ok $? "$KFT_TAG $v kft_dump=10s: a boot that hangs prints the boot run's log" || return
 	dump_checks "$v kft_dump=10s" "$out" "$kdir" "kft_dump= time"
 	at=$(sed -n 's/^Logging stopped at \([0-9]*\) usec.*/\1/p' "$out/dump.sym")
 	[ "${at:-0}" -ge 10000000 ] && [ "$at" -lt 30000000 ]
-	ok $? "$KFT_ARCH $v kft_dump=10s: stopped 10 s after the kernel started ($at us)"
+	ok $? "$KFT_TAG $v kft_dump=10s: stopped 10 s after the kernel started ($at us)"
 	awk '/^------/ { d = 1; next } d && $2 == -1 && $3 == 1 { open[$4] = 1 }
 		END { exit !(open["kernel_init"] && open["kernel_init_freeable"] &&
 			     open["prepare_namespace"] && open["msleep"]) }' "$out/dump.sym"
-	ok $? "$KFT_ARCH $v kft_dump=10s: where it hangs: pid 1 in kernel_init -> kernel_init_freeable -> prepare_namespace -> msleep, never returned"
+	ok $? "$KFT_TAG $v kft_dump=10s: where it hangs: pid 1 in kernel_init -> kernel_init_freeable -> prepare_namespace -> msleep, never returned"
 
 	out=$E2E/$(kft_arch_name "boot-$v" dump-panic gcc)
 	# No init at all: the kernel panics in pid 1.  A run with no stop
@@ -190,14 +190,14 @@ dump_test() {
 	tests/lib/qemu-run.sh -x 'kft_dump end: ' \
 		-a "kft=\"trigger start entry start_kernel filter mintime 500\" rdinit=/nope init=/nope kft_dump=panic" \
 		"$kdir" "$out" none
-	ok $? "$KFT_ARCH $v kft_dump=panic: a boot that panics prints the boot run's log" || return
+	ok $? "$KFT_TAG $v kft_dump=panic: a boot that panics prints the boot run's log" || return
 	awk '/Kernel panic - not syncing/ { p = NR } /kft_dump begin: run 0, [0-9]+ calls, at panic/ { b = NR }
 		END { exit !(p && b > p) }' "$out/console.log"
-	ok $? "$KFT_ARCH $v kft_dump=panic: the dump follows the panic message"
+	ok $? "$KFT_TAG $v kft_dump=panic: the dump follows the panic message"
 	dump_checks "$v kft_dump=panic" "$out" "$kdir" "kernel panic"
 	awk '/^------/ { d = 1; next } d && $2 == -1 && $3 == 1 { open[$4] = 1 }
 		END { exit !(open["kernel_init"] && open["panic"]) }' "$out/dump.sym"
-	ok $? "$KFT_ARCH $v kft_dump=panic: where it died: pid 1 in kernel_init -> ... -> panic, never returned"
+	ok $? "$KFT_TAG $v kft_dump=panic: where it died: pid 1 in kernel_init -> ... -> panic, never returned"
 }
 
 # cmdline_test VARIANT: the run given on the command line (to the reference
@@ -205,13 +205,13 @@ dump_test() {
 cmdline_test() {
 	local kdir out=$E2E/$(kft_arch_name "boot-$1" cmdline gcc)
 	kdir=$(tests/lib/kbuild.sh "$1" gcc | tail -n 1)
-	ok $? "$KFT_ARCH $1 kft=: kernel builds" || return
+	ok $? "$KFT_TAG $1 kft=: kernel builds" || return
 	boot "$1 kft=" "$kdir" "$out" 2 boot,syscall "kft=\"$DEFAULT_RUN\""
 	[ -f "$out/boot.out" ] || return
 	default_run_checks "$1 kft= (2 CPUs)" "$out" "$kdir" "kft= parameter"
 	grep -q '^status: run id 1, primed, triggered, complete' "$out/syscall.out" &&
 	grep -q "Logging started at [0-9]* usec by entry to function ${SYS}openat" "$out/syscall.out"
-	ok $? "$KFT_ARCH $1 kft=: after the boot run, a dynamic run traces openat() as usual"
+	ok $? "$KFT_TAG $1 kft=: after the boot run, a dynamic run traces openat() as usual"
 }
 
 # static_test VARIANT: a kernel with the default static run.
@@ -220,7 +220,7 @@ static_test() {
 	out=$E2E/$(kft_arch_name "boot-$v" static gcc)
 	early=$out-early off=$out-off
 	kdir=$(tests/lib/kbuild.sh "$v" gcc | tail -n 1)
-	ok $? "$KFT_ARCH $v kftstatic.conf: kernel with the default static run builds" || return
+	ok $? "$KFT_TAG $v kftstatic.conf: kernel with the default static run builds" || return
 	boot "$v kftstatic.conf" "$kdir" "$out" 1 boot initcall_debug
 	if [ -f "$out/boot.out" ]; then
 		default_run_checks "$v kftstatic.conf" "$out" "$kdir" "kernel/kftstatic.conf"
@@ -235,7 +235,7 @@ static_test() {
 	[ -f "$early/boot.out" ] || return
 	resolve "$early" "$kdir" 0 ""
 	grep -q '^boot run from kft= parameter ' "$early/boot.out"
-	ok $? "$KFT_ARCH $v kft= takes precedence over kftstatic.conf"
+	ok $? "$KFT_TAG $v kft= takes precedence over kftstatic.conf"
 	awk -v fns="setup_arch $EARLY_FNS $LATER_FN" '
 		BEGIN { n = split(fns, f); for (i = 1; i <= n; i++) want[f[i]] = i }
 		/^------/ { d = 1; next }
@@ -251,13 +251,13 @@ static_test() {
 			}
 			exit bad
 		}' "$early/boot.sym" >&2
-	ok $? "$KFT_ARCH $v early clock: $EARLY_FNS and $LATER_FN have real, increasing times inside setup_arch"
+	ok $? "$KFT_TAG $v early clock: $EARLY_FNS and $LATER_FN have real, increasing times inside setup_arch"
 	! grep '^error' "$early/boot.txt" | head -5 >&2
-	ok $? "$KFT_ARCH $v early clock: entry times non-zero and increasing"
+	ok $? "$KFT_TAG $v early clock: entry times non-zero and increasing"
 
 	boot "$v kft=off" "$kdir" "$off" 1 control_none "kft=off"
 	grep -q '^No logging run registered' "$off/control_none.out" 2>/dev/null
-	ok $? "$KFT_ARCH $v kft=off boots without the static run"
+	ok $? "$KFT_TAG $v kft=off boots without the static run"
 
 	dump_test "$kdir" "$v"
 }
@@ -282,7 +282,7 @@ ci_test() {
 		ms=5
 		[ $name = slow ] && ms=25
 		tests/lib/qemu-run.sh -I -s 1 -a "kft_test_initcall.sleep_ms=$ms" "$kdir" "$base-$name" boot
-		ok $? "$KFT_ARCH $v icount boot $name (kft_test_initcall.sleep_ms=$ms): boots, guest steps pass, kernel log clean" || return
+		ok $? "$KFT_TAG $v icount boot $name (kft_test_initcall.sleep_ms=$ms): boots, guest steps pass, kernel log clean" || return
 		resolve "$base-$name" "$kdir" 500 "start_kernel to_userspace"
 	done
 	# Two icount boots still differ by tens to hundreds of us (not every
@@ -291,13 +291,13 @@ ci_test() {
 	"$BUILD/asan/kd" --boot --check --min 5000 "$base-ref/boot.sym" "$base-same/boot.sym" > "$base-same/check.out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] && grep -q '^PASS: ' "$base-same/check.out"
-	ok $? "$KFT_ARCH $v kd --boot --check: two boots of the same kernel under icount pass (exit $rc; boots of $(boot_us "$base-ref") and $(boot_us "$base-same") us)"
+	ok $? "$KFT_TAG $v kd --boot --check: two boots of the same kernel under icount pass (exit $rc; boots of $(boot_us "$base-ref") and $(boot_us "$base-same") us)"
 	cat "$base-same/check.out"
 	"$BUILD/asan/kd" --boot --check --min 5000 "$base-ref/boot.sym" "$base-slow/boot.sym" > "$base-slow/check.out" 2>&1
 	rc=$?
 	[ $rc -eq 1 ] && grep -q '^FAIL: ' "$base-slow/check.out" &&
 		sed -n '/^Slower/,/^Within/p' "$base-slow/check.out" | grep -q '^  initcall kft_test_initcall '
-	ok $? "$KFT_ARCH $v kd --boot --check: kft_test_initcall sleeping 20 ms more fails the check, named (exit $rc): $(grep '^  initcall kft_test_initcall ' "$base-slow/check.out" | tr -s ' ')"
+	ok $? "$KFT_TAG $v kd --boot --check: kft_test_initcall sleeping 20 ms more fails the check, named (exit $rc): $(grep '^  initcall kft_test_initcall ' "$base-slow/check.out" | tr -s ' ')"
 	cat "$base-slow/check.out"
 
 	"$BUILD/asan/kd" --boot --json "$base-ref/boot.sym" > "$base-ref/report.json" &&
@@ -312,10 +312,10 @@ assert t["time"] >= 5000 and t["off_cpu"] > 0.9 * t["time"] and t["top_calls"][0
 assert t["level"] == 6 or (t["level"] is None and t["level_seen"] >= 0), t
 assert len(ic) > 10, len(ic)
 PY
-	ok $? "$KFT_ARCH $v kd --boot --json: valid JSON (Python), phases adding up to the boot, kft_test_initcall 5 ms or more, asleep in msleep"
+	ok $? "$KFT_TAG $v kd --boot --json: valid JSON (Python), phases adding up to the boot, kft_test_initcall 5 ms or more, asleep in msleep"
 	"$BUILD/asan/kd" --boot --check "$base-ref/report.json" "$base-slow/boot.sym" > /dev/null 2>&1
 	[ $? -eq 1 ]
-	ok $? "$KFT_ARCH $v kd --boot --check against the reference's JSON fails the slow boot too"
+	ok $? "$KFT_TAG $v kd --boot --check against the reference's JSON fails the slow boot too"
 
 	ksrc=$(kft_kernel_tree)
 	# As measured: bootgraph.pl leaves out initcalls short against the
@@ -329,21 +329,21 @@ names = set(re.findall(r"\] calling  (\w+)\+", open(sys.argv[2]).read()))
 assert "kft_test_initcall" in names and len(names) > 10, names
 assert names <= texts, names - texts
 PY
-	ok $? "$KFT_ARCH $v kd --boot --initcall-debug: the kernel's scripts/bootgraph.pl draws every initcall of the boot run ($(grep -c '] calling ' "$base-ref/initcall_debug.txt"))"
+	ok $? "$KFT_TAG $v kd --boot --initcall-debug: the kernel's scripts/bootgraph.pl draws every initcall of the boot run ($(grep -c '] calling ' "$base-ref/initcall_debug.txt"))"
 }
 
 staticfn_test() {
 	local kdir out=$E2E/boot-staticfn ksrc log rc
 	kdir=$(tests/lib/kbuild.sh kft+staticfn gcc | tail -n 1)
-	ok $? "$KFT_ARCH kftstatic.conf naming static functions: kernel builds (and links)" || return
+	ok $? "$KFT_TAG kftstatic.conf naming static functions: kernel builds (and links)" || return
 	boot "static functions" "$kdir" "$out" 1 boot
 	if [ -f "$out/boot.out" ]; then
 		resolve "$out" "$kdir" 200 "kernel_init_freeable do_initcalls"
 		grep -q '^Logging started at [0-9]* usec by entry to function kernel_init_freeable$' "$out/boot.sym" &&
 		grep -q '^Logging stopped at [0-9]* usec by exit from function do_initcalls$' "$out/boot.sym"
-		ok $? "$KFT_ARCH static functions: started by kernel_init_freeable, stopped by do_initcalls (both static)"
+		ok $? "$KFT_TAG static functions: started by kernel_init_freeable, stopped by do_initcalls (both static)"
 		grep -q '^first kernel_init_freeable 1 ' "$out/boot.txt" && ! grep -q '^error' "$out/boot.txt"
-		ok $? "$KFT_ARCH static functions: first call kernel_init_freeable in pid 1, the log checks out"
+		ok $? "$KFT_TAG static functions: first call kernel_init_freeable in pid 1, the log checks out"
 	fi
 
 	# An error in the file fails the build, naming file and line.  The
@@ -365,9 +365,11 @@ staticfn_test() {
 	cp -p "$keep/staticfn.conf" "$kdir/"
 	cp -p "$keep/kftstatic.c" "$keep/.kftstatic.c.cmd" "$kdir/kernel/"
 	[ "$rc" -ne 0 ] && grep -q "staticfn.conf:3: error: 'bogus': unknown keyword" "$log"
-	ok $? "$KFT_ARCH an error in kftstatic.conf fails the build: $(grep -m1 'error:' "$log")"
+	ok $? "$KFT_TAG an error in kftstatic.conf fails the build: $(grep -m1 'error:' "$log")"
 }
 
+# Sourced (test_series.sh), this file only defines its tests.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 for KFT_ARCH in $ARCHES; do
 	. tests/lib/arch.sh
 	cmdline_test "$KFT_CHECK_VARIANT"

@@ -160,7 +160,7 @@ kernel_test() {
 	local cc=$1 frag=${2:-} cpus=${3:-} kdir smp args
 
 	kdir=$(tests/lib/kbuild.sh "kft${frag:++$frag}" "$cc" | tail -n 1)
-	ok $? "$KFT_ARCH $cc${frag:+ $frag}: KFT kernel builds" || return
+	ok $? "$KFT_TAG $cc${frag:+ $frag}: KFT kernel builds" || return
 	[ -f "$kdir/$KIMAGE" ] || return
 	args=$(kft_noboot_args "kft${frag:++$frag}")
 	for smp in ${cpus:-$(smp_list "$cc")}; do
@@ -181,20 +181,21 @@ smp_list() {
 boot_test() {
 	local smp=${2%+vhe} vhe=() name=${2/+/-}cpu
 	[ "$smp" = "$2" ] || { vhe=(-v); name=${smp}cpu-vhe; }
-	local cc="$KFT_ARCH ${1/-/ } ${name/-/ }" kdir=$3 args=$4 out pid log kthreads
+	local cc="$KFT_TAG ${1/-/ } ${name/-/ }" kdir=$3 args=$4 out pid log kthreads
 	out=$BUILD/e2e/$(kft_arch_name kernel "$1" "$name")
 
 	local steps=control,writers,watch,filters,syscall,record
 	# quiet: KFT's poll of the NOP sites is not in a run's log
 	[ "$KSITES" = 1 ] && steps=$steps,quiet
 	[ "$smp" -gt 1 ] && steps=$steps,stress
+	steps=${KFT_BOOT_STEPS:-$steps}	# test_series.sh: a few
 	tests/lib/qemu-run.sh -s "$smp" ${vhe[@]+"${vhe[@]}"} -a "kftstress=${KFT_STRESS_SECONDS:-20}${args:+ $args}" "$kdir" "$out" "$steps"
 	ok $? "$cc: kernel boots in QEMU, guest steps pass, no oops or warning"
 	if [ ${#vhe[@]} -gt 0 ]; then
 		grep -q 'CPU: All CPU(s) started at EL2' "$out/dmesg.out"
 		ok $? "$cc: the kernel runs at EL2 (VHE)"
 	fi
-	if [ "$smp" -gt 1 ]; then
+	if [[ ,$steps, = *,stress,* ]]; then
 		grep -q '^stress done' "$out/stress.out" 2>/dev/null
 		ok $? "$cc: $(grep '^stress loops' "$out/stress.out" 2>/dev/null): runs replaced and read under load, kernel log clean"
 	fi
@@ -266,6 +267,8 @@ boot_test() {
 	ok $? "$cc: no entries lost"
 }
 
+# Sourced (test_series.sh), this file only defines its tests.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 for KFT_ARCH in $ARCHES; do
 	. tests/lib/arch.sh
 	compilers=" ${KFT_COMPILERS:-$KCOMPILERS} "

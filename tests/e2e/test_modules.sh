@@ -23,7 +23,7 @@ ARCHES=${KFT_ARCHES:-x86_64 arm64}
 
 # module_test VARIANT
 module_test() {
-local out kdir ko enter exit_ root a="$KFT_ARCH $1" args
+local out kdir ko enter exit_ root a="$KFT_TAG $1" args
 out=$BUILD/e2e/$(kft_arch_name "modules-$1" gcc 2cpu)
 kdir=$(tests/lib/kbuild.sh "$1" gcc | tail -n 1)
 ok $? "$a: kernel with loadable modules builds" || return
@@ -84,7 +84,7 @@ panic_test "$kdir" "$out/initramfs.cpio.gz" "$1" "$args"
 # panic_test KDIR INITRAMFS VARIANT ARGS: a panic in the module's init,
 # kft_dump=panic.
 panic_test() {
-	local out=$BUILD/e2e/$(kft_arch_name "modpanic-$3" gcc 1cpu) a="$KFT_ARCH $3"
+	local out=$BUILD/e2e/$(kft_arch_name "modpanic-$3" gcc 1cpu) a="$KFT_TAG $3"
 	tests/lib/qemu-run.sh -x 'kft_dump end: ' -i "$2" -a "kft_dump=panic${4:+ $4}" \
 		"$1" "$out" modpanic
 	ok $? "$a kft_dump=panic: a module's init panics, the run is printed" || return

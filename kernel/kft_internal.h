@@ -22,6 +22,7 @@
 #include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/kft.h>
+#include <linux/kft_compat.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>

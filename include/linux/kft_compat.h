@@ -11,6 +11,30 @@
 #include <linux/version.h>
 
 /*
+ * 6.4: the atomics that are not instrumented (for KCSAN, KASAN), which the
+ * hooks use, became raw_*(); they were arch_*().  A module's memory
+ * became mod->mem[], by type; its core text was core_layout before.
+ */
+#if KERNEL_VERSION(6, 4, 0) > LINUX_VERSION_CODE
+#include <linux/module.h>
+
+#define raw_cmpxchg			arch_cmpxchg
+#define raw_atomic_long_inc		arch_atomic_long_inc
+#define raw_atomic_long_fetch_add	arch_atomic_long_fetch_add
+
+#ifdef CONFIG_MODULES
+#define MOD_TEXT	0
+static inline bool within_module_mem_type(unsigned long addr,
+					  const struct module *mod, int type)
+{
+	unsigned long base = (unsigned long)mod->core_layout.base;
+
+	return type == MOD_TEXT && addr - base < mod->core_layout.text_size;
+}
+#endif
+#endif
+
+/*
  * The architecture's text patching, for the hooks' call sites.  6.13:
  * arm's <asm/patch.h>, arm64's <asm/patching.h> and riscv's <asm/patch.h>
  * became <asm/text-patching.h>, which x86 already had.

@@ -69,8 +69,9 @@ default_run_checks() {
 	ok $? "$label: start_kernel entered ${entry:-?} us after kernel start, not at 0"
 	! grep '^error' "$out/boot.txt" | head -5 >&2
 	ok $? "$label: entry times non-zero and increasing, every call >= 500 us, callees end within callers"
+	# Before 6.2, through arch_call_rest_init()
 	grep -q '^chain setup_arch start_kernel$' "$out/boot.txt" &&
-	grep -q '^chain rest_init start_kernel$' "$out/boot.txt"
+	grep -q '^chain rest_init \(arch_call_rest_init \)\?start_kernel$' "$out/boot.txt"
 	ok $? "$label: start_kernel -> setup_arch, start_kernel -> rest_init"
 	grep -q '^chain do_initcalls .*kernel_init_freeable kernel_init\( \|$\)' "$out/boot.txt"
 	ok $? "$label: kernel_init -> kernel_init_freeable -> ... -> do_initcalls"

@@ -29,7 +29,8 @@ KFT_TIER=${KFT_TIER:-check}
 
 # The runs of tests/guest/filters.sh, one resolved log each.
 filter_checks() {
-	local cc=$1 out=$2 kdir=$3 r f
+	local cc=$1 out=$2 kdir=$3 r f fo
+	fo=$(kft_file_open "$kdir")
 	awk -v dir="$out" '/^=== run / { f = dir "/run-" $3 ".raw"; next }
 		/^=== asked / { print > (dir "/time-asked"); next }
 		/^=== pid / { print $3, $4 > (dir "/pid-" $3); next }
@@ -40,7 +41,7 @@ filter_checks() {
 	data() { awk '/^------/ { d = 1; next } d && NF >= 6' "$out/run-$1.sym"; }
 
 	f=$(data funclist | awk '{ print $4 }' | sort -u | tr '\n' ' ')
-	[ "$f" = "$(printf '%s\n' "${SYS}openat" do_filp_open do_sys_openat2 getname | sort | tr '\n' ' ')" ]
+	[ "$f" = "$(printf '%s\n' "${SYS}openat" "$fo" do_sys_openat2 getname | sort | tr '\n' ' ')" ]
 	ok $? "$cc: funclist leaves only the listed functions and the trigger ($f)"
 	data mintime | awk -v t="${SYS}openat" '$4 != t && $2 >= 0 && $2 < 20 { bad = 1 } END { exit bad || NR < 2 }'
 	ok $? "$cc: mintime 20 leaves nothing shorter"
@@ -98,10 +99,10 @@ scope_checks() {
 	ok $? "$cc: filter depth 2: the program's calls go two levels below ${SYS}openat, none deeper"
 	# (awk reads it all: grep -q would close the pipe early, and pipefail
 	# would count the writer's SIGPIPE.)
-	data notunder | awk '$4 ~ /^(do_filp_open|path_openat|link_path_walk)$/ { bad = 1 }
+	data notunder | awk -v fo="$fo" '$4 == fo || $4 ~ /^(path_openat|link_path_walk)$/ { bad = 1 }
 		$4 == "getname" { g = 1 } END { exit bad || !g }' &&
 		grep -q '^Notunder filter count = [1-9]' "$out/run-notunder.sym"
-	ok $? "$cc: filter notunder do_filp_open: no path walk, the rest of openat there"
+	ok $? "$cc: filter notunder $fo: no path walk, the rest of openat there"
 }
 
 # A run armed for seconds: nothing of KFT's own poll between runs is in it.
@@ -245,7 +246,7 @@ boot_test() {
 	ok $? "$cc: it ran in the guest program's pid ($pid, got ${rpid:-none})"
 	awk -v d="${rdelta:-0}" 'BEGIN { exit !(d > 0 && d < 1000000) }'
 	ok $? "$cc: it has a plausible duration (${rdelta:-none} us)"
-	for fn in do_sys_openat2 do_filp_open path_openat; do
+	for fn in do_sys_openat2 "$(kft_file_open "$kdir")" path_openat; do
 		grep -q "^call $fn " "$out/tree.txt"
 		ok $? "$cc: callee $fn is in the trace"
 	done

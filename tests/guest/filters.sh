@@ -17,7 +17,7 @@ openat="trigger start entry ${SYS}openat
 trigger stop exit ${SYS}openat"
 
 cfg "$openat
-filter funclist do_sys_openat2 getname do_filp_open fend"
+filter funclist do_sys_openat2 getname $FILE_OPEN fend"
 kft-do --prime openat /etc/hostname > /dev/null
 run funclist
 
@@ -104,6 +104,6 @@ run depth
 
 # filter notunder: openat without the path walk.
 cfg "$openat
-filter notunder do_filp_open"
+filter notunder $FILE_OPEN"
 kft-do --prime openat /etc/hostname > /dev/null
 run notunder

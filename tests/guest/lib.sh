@@ -10,6 +10,14 @@ armv*) SYS=sys_ ;;
 *) SYS=__x64_sys_ ;;
 esac
 
+# What openat() opens its file through: do_file_open() from 7.x on,
+# do_filp_open() before.
+if grep -q ' do_file_open$' /proc/kallsyms 2>/dev/null; then
+	FILE_OPEN=do_file_open
+else
+	FILE_OPEN=do_filp_open
+fi
+
 check() {	# check NAME COMMAND...: prints "check NAME ok|FAIL"
 	name=$1
 	shift

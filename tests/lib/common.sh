@@ -94,6 +94,12 @@ kft_kernel_tree() {
 	echo "$tree"
 }
 
+# kft_file_open KDIR: what openat() opens its file through in KDIR's kernel:
+# do_file_open() from 7.x on, do_filp_open() before (tests/guest/lib.sh).
+kft_file_open() {
+	if grep -q ' do_file_open$' "$1/System.map"; then echo do_file_open; else echo do_filp_open; fi
+}
+
 # kft_initcalls DMESG: "NAME USECS EXACT" per initcall_debug line, in boot
 # order; EXACT 1 once the kernel's clock is no longer jiffies (after the
 # clocksource switch).  make fidelity and test_accuracy.

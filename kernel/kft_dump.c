@@ -53,12 +53,23 @@ static struct seq_file kft_dump_seq = {
 static char kft_dump_rec[KFT_DUMP_RECORD];
 static size_t kft_dump_rec_len;
 
+/*
+ * The console writes a record out with the time prefixed to each of its
+ * lines, and before 6.7 formatted it into 1024 bytes (CONSOLE_LOG_MAX),
+ * cutting what did not fit: a record's lines, prefixes counted, stay
+ * within that.
+ */
+#define KFT_DUMP_CONSOLE	1024
+#define KFT_DUMP_PREFIX		32	/* "[ 12345.123456] [T12345] " */
+static size_t kft_dump_rec_console;
+
 static void kft_dump_emit(void)
 {
 	if (!kft_dump_rec_len)
 		return;
 	pr_info("%.*s", (int)kft_dump_rec_len, kft_dump_rec);
 	kft_dump_rec_len = 0;
+	kft_dump_rec_console = 0;
 	touch_nmi_watchdog();
 }
 
@@ -69,8 +80,10 @@ static void kft_dump_line(const char *line, size_t len)
 
 	len = min_t(size_t, len, KFT_DUMP_RECORD - sizeof(tag));
 	need = sizeof(tag) - 1 + len + 1;
-	if (kft_dump_rec_len + need > KFT_DUMP_RECORD)
+	if (kft_dump_rec_len + need > KFT_DUMP_RECORD ||
+	    kft_dump_rec_console + need + KFT_DUMP_PREFIX > KFT_DUMP_CONSOLE)
 		kft_dump_emit();
+	kft_dump_rec_console += need + KFT_DUMP_PREFIX;
 	memcpy(kft_dump_rec + kft_dump_rec_len, tag, sizeof(tag) - 1);
 	memcpy(kft_dump_rec + kft_dump_rec_len + sizeof(tag) - 1, line, len);
 	kft_dump_rec_len += need;

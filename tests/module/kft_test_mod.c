@@ -7,6 +7,7 @@
  * Loaded with panic_in_init=1, its init - an initcall - panics: the
  * kernel's panic in an initcall, for kft_dump=panic.
  */
+#include <linux/kft_compat.h>	/* within_module_mem_type() before 6.4 */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -63,7 +64,7 @@ static int kft_test_mod_site(const void *site, void *hook)
 	    (unsigned long)site + sign_extend64((insn & 0x3ffffff) << 2, 27) ==
 	    (unsigned long)hook)
 		return SITE_CALL;
-	if (insn == aarch64_insn_gen_nop())
+	if (insn == 0xd503201f)		/* NOP; 6.1 exports no aarch64_insn_gen_nop() */
 		return SITE_NOP;
 #endif
 	return SITE_OTHER;

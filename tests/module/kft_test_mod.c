@@ -7,10 +7,10 @@
  * Loaded with panic_in_init=1, its init - an initcall - panics: the
  * kernel's panic in an initcall, for kft_dump=panic.
  */
-#include <linux/kft_compat.h>	/* within_module_mem_type() before 6.4 */
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
+#include <linux/kft_compat.h>	/* within_module_mem_type() before 6.4 */
 #ifdef CONFIG_X86
 #include <asm/nops.h>
 #include <asm/text-patching.h>

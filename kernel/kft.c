@@ -234,6 +234,15 @@ static notrace void kft_log_event(struct kft_run *run, unsigned long fn,
 		   raw_smp_processor_id(), 0);
 }
 
+/*
+ * The shadow-stack generation the last start handed out (kft_task.gen).
+ * One sequence for every run, its repeats and clears, so that a call a
+ * task left open in an earlier one never passes for one of a later run's:
+ * an idle CPU's task can sit in a call for seconds, across runs.  Starts
+ * come one at a time, each holding KFT_STARTING.
+ */
+static u32 kft_gen_last;
+
 /* The start trigger fired: from primed to logging, with a new time base. */
 void notrace kft_start(struct kft_run *run, enum kft_reason why,
 		       unsigned long fn, u64 now)
@@ -247,8 +256,9 @@ void notrace kft_start(struct kft_run *run, enum kft_reason why,
 	run->start_reason = why;
 	run->start_fn = fn;
 	kft_limits_started(run, now);
-	/* Frames of an earlier repeat must not pair with this one's exits. */
-	WRITE_ONCE(run->gen, (run->gen + 1) & KFT_GEN_MASK);
+	/* Frames of an earlier start must not pair with this one's exits. */
+	kft_gen_last = ((kft_gen_last + 1) & KFT_GEN_MASK) ?: 1;
+	WRITE_ONCE(run->gen, kft_gen_last);
 	/* filter children: the task starting the run is the first in scope. */
 	if (run->cfg.children) {
 		current->kft.depth = 0;

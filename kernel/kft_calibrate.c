@@ -130,8 +130,6 @@ struct kft_run *kft_calibration_run(const struct kft_run *run)
 	cal->stop_at = U64_MAX;
 	cal->start_at = U64_MAX;
 	cal->lowest_stack = ULONG_MAX;	/* watch: counted, never a chain */
-	/* kft_start() makes it KFT_GEN_MASK: no run's stacks are of it. */
-	cal->gen = KFT_GEN_MASK - 1;
 	refcount_set(&cal->ref, 1);
 	return cal;
 }

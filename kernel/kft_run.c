@@ -261,7 +261,6 @@ void kft_run_install(struct kft_run *run)
 	kft_sync();
 	kft_reset_cpus();
 	run->id = ++kft_next_id;
-	run->gen = (run->id << 16) & KFT_GEN_MASK;
 	WRITE_ONCE(kft_run, run);
 	/*
 	 * The hooks take an armed state to mean a run: one that read no run
@@ -455,7 +454,6 @@ int kft_run_clear(void)
 	kft_limits_set(run);
 	run->watch_threshold = run->cfg.watch_bytes;
 	run->lowest_stack = ULONG_MAX;
-	run->gen = ((run->gen | 0xffff) + 1) & KFT_GEN_MASK;
 	kft_state_set(KFT_CONFIGURED);
 	return 0;
 }

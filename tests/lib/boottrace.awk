@@ -12,7 +12,8 @@
 #     - entry times are non-zero and never go backwards;
 #     - a call with a duration lasts at least mintime (the trigger
 #       functions excepted: their calls are logged whatever their length);
-#     - a call ends before its caller does.
+#     - a call ends before its caller does (to the log's precision: a
+#       duration of 2^31 ns or more is kept to the microsecond, cut).
 # -v mintime=US -v keep="fn fn" (functions exempt from mintime).
 
 BEGIN { data = 0; n = 0; eps = 0.002; split(keep, k); for (i in k) exempt[k[i]] = 1 }
@@ -39,7 +40,7 @@ NF < 6 { printf "error line %d: only %d fields\n", NR, NF; next }
 	d = depth[pid]
 	while (d > 0 && send[pid, d] >= 0 && entry >= send[pid, d] - eps)
 		d--
-	if (d > 0 && end >= 0 && send[pid, d] >= 0 && end > send[pid, d] + eps)
+	if (d > 0 && end >= 0 && send[pid, d] >= 0 && end > send[pid, d] + stol[pid, d])
 		printf "error line %d: %s ends at %.3f, after its caller %s (%.3f)\n",
 			NR, fn, end, sname[pid, d], send[pid, d]
 	if (!(fn in seen)) {
@@ -51,6 +52,7 @@ NF < 6 { printf "error line %d: only %d fields\n", NR, NF; next }
 	}
 	d++
 	sname[pid, d] = fn; send[pid, d] = end
+	stol[pid, d] = delta >= 2147483.648 ? 1 + eps : eps
 	depth[pid] = d
 }
 END { printf "calls %d\n", n }

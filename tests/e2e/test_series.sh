@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # KFT on every kernel series of patches/SERIES besides the default one
-# (which the other e2e tests cover), on x86_64 and arm64 with GCC
-# (KFT_SERIES_ARCHES), each on that series' check kernel (the boot run and
-# modules built in):
+# (which the other e2e tests cover), with GCC, on that series' check kernel
+# (the boot run and modules built in): in make check on one architecture a
+# series, in make check-full on x86_64 and arm64 (kft_series_arches in
+# tests/lib/common.sh; KFT_SERIES_ARCHES overrides):
 #  - its source fetched (tests/lib/ksource.sh) and KFT installed with no
 #    fuzz (patches/install.sh); a series whose pinned source has left
 #    Debian's archive is skipped, said so;
@@ -14,8 +15,7 @@
 #    hooks' call sites NOPs while idle, calls while a run is armed, NOPs
 #    again after (tests/guest/control.sh); one openat() traced and checked
 #    as test_kft_kernel.sh does; a clean kernel log throughout.
-# KFT_TIER=full runs the whole matrix on a series instead: KFT_KVER=6.18
-# make check-full (README).
+# The whole matrix on a series: make check-full KVER=6.18 (README).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -48,7 +48,7 @@ for series in ${KFT_SERIES:-$(kft_series_list)}; do
 		tap_skip "linux-$series: its pinned source has left Debian's archive (patches/SERIES)"
 		continue
 	fi
-	for KFT_ARCH in ${KFT_SERIES_ARCHES:-x86_64 arm64}; do
+	for KFT_ARCH in ${KFT_SERIES_ARCHES:-$(kft_series_arches "$series")}; do
 		. tests/lib/arch.sh
 		series_test
 	done

@@ -20,20 +20,37 @@ kft_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # so that one build serves the run, boot and module tests; tests that want
 # no boot run boot it with kft=off.
 KFT_CHECK_VARIANT=kft+static+modules
+# Each other series' kernels (tests/e2e/test_series.sh): in the check
+# tier one, on the architecture whose side of kft_compat.h it exercises -
+# 6.18 x86_64 (smp_text_poke_batch_*(), 6.16), 6.1 arm64 (arch_*()
+# atomics and core_layout, before 6.4), 7.3 arm64 (asm/text-patching.h,
+# 6.13), x86_64 for a series not listed; make check-full: x86_64 and arm64.
+KFT_SERIES_CHECK_ARCH="6.18 x86_64 6.1 arm64 7.3 arm64"
+kft_series_arches() {
+	local s=$1 a
+	if [ "${KFT_TIER:-check}" = full ]; then
+		echo "x86_64 arm64"
+		return
+	fi
+	a=$(echo "$KFT_SERIES_CHECK_ARCH" | awk -v s="$s" '{ for (i = 1; i < NF; i += 2) if ($i == s) print $(i + 1) }')
+	echo "${a:-x86_64}"
+}
 # The kernels the check tier builds, "ARCH VARIANT COMPILER [SERIES]" a
 # line (the default series if none), in the order its tests first need
-# them: tests/lib/prebuild.sh builds them ahead.  The other series' check
-# kernels come last (tests/e2e/test_series.sh).
+# them: tests/lib/prebuild.sh builds them ahead.  The other series'
+# kernels come last (tests/e2e/test_series.sh).  Clang: x86_64 in the
+# check tier, arm64 too in make check-full.
 KFT_CHECK_KERNELS="x86_64 $KFT_CHECK_VARIANT gcc
 x86_64 kft clang
-arm64 $KFT_CHECK_VARIANT gcc
-arm64 kft clang
+arm64 $KFT_CHECK_VARIANT gcc$([ "${KFT_TIER:-check}" != full ] || printf '\narm64 kft clang')
 riscv64 $KFT_CHECK_VARIANT gcc
 arm $KFT_CHECK_VARIANT gcc
 x86_64 kft+debug gcc
 $(for s in $(kft_series_list); do
-	[ "$s" = "$KFT_KVER_DEFAULT" ] || printf 'x86_64 %s gcc %s\narm64 %s gcc %s\n' \
-		"$KFT_CHECK_VARIANT" "$s" "$KFT_CHECK_VARIANT" "$s"
+	[ "$s" = "$KFT_KVER_DEFAULT" ] && continue
+	for a in $(kft_series_arches "$s"); do
+		printf '%s %s gcc %s\n' "$a" "$KFT_CHECK_VARIANT" "$s"
+	done
 done)"
 
 # kft_noboot_args VARIANT: the kernel arguments that leave VARIANT's kernel

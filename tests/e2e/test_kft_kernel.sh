@@ -41,7 +41,7 @@ filter_checks() {
 	data() { awk '/^------/ { d = 1; next } d && NF >= 6' "$out/run-$1.sym"; }
 
 	f=$(data funclist | awk '{ print $4 }' | sort -u | tr '\n' ' ')
-	[ "$f" = "$(printf '%s\n' "${SYS}openat" "$fo" do_sys_openat2 getname | sort | tr '\n' ' ')" ]
+	[ "$f" = "$(printf '%s\n' "${SYS}openat" "$fo" do_sys_openat2 getname_flags | sort | tr '\n' ' ')" ]
 	ok $? "$cc: funclist leaves only the listed functions and the trigger ($f)"
 	data mintime | awk -v t="${SYS}openat" '$4 != t && $2 >= 0 && $2 < 20 { bad = 1 } END { exit bad || NR < 2 }'
 	ok $? "$cc: mintime 20 leaves nothing shorter"
@@ -100,7 +100,7 @@ scope_checks() {
 	# (awk reads it all: grep -q would close the pipe early, and pipefail
 	# would count the writer's SIGPIPE.)
 	data notunder | awk -v fo="$fo" '$4 == fo || $4 ~ /^(path_openat|link_path_walk)$/ { bad = 1 }
-		$4 == "getname" { g = 1 } END { exit bad || !g }' &&
+		$4 == "getname_flags" { g = 1 } END { exit bad || !g }' &&
 		grep -q '^Notunder filter count = [1-9]' "$out/run-notunder.sym"
 	ok $? "$cc: filter notunder $fo: no path walk, the rest of openat there"
 }

@@ -17,7 +17,7 @@ openat="trigger start entry ${SYS}openat
 trigger stop exit ${SYS}openat"
 
 cfg "$openat
-filter funclist do_sys_openat2 getname $FILE_OPEN fend"
+filter funclist do_sys_openat2 getname_flags $FILE_OPEN fend"
 kft-do --prime openat /etc/hostname > /dev/null
 run funclist
 

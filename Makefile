@@ -24,6 +24,9 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	file kmod rsync sparse libclang-rt-14-dev python3 time curl bzip2 \
 	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
 	qemu-system-misc opensbi python3-docutils
+# make check-full's too: Clang on the series that need a newer clang than
+# Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh).
+DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 
@@ -36,7 +39,7 @@ CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
-.PHONY: all tools tools-asan deps install patch check check-full check-unit check-e2e \
+.PHONY: all tools tools-asan deps deps-full install patch check check-full check-unit check-e2e \
 	demo bench bench-tools bench-hooks bench-steps bench-ab fidelity fuzz defconfig-builds clean help kft-target
 
 all: tools
@@ -61,6 +64,7 @@ help:
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
+	@echo "make deps-full         and those make check-full needs besides (clang-19)"
 	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
 
 # --- host tools: normal and sanitized builds --------------------------------
@@ -191,17 +195,26 @@ fuzz: $(FUZZERS)
 
 # --- machine setup ----------------------------------------------------------
 
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# apt_install PACKAGES: install those of PACKAGES not installed yet.
+define apt_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-		$$SUDO apt-get update -qq && \
+		$$SUDO apt-get update -qq || \
+			echo "make deps: apt-get update failed (a mirror mid-sync?): installing from the lists there are"; \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(DEB_PACKAGES))
 	@for a in $(GUEST_ARCHES); do tests/lib/guest-busybox.sh $$a >/dev/null; done
+
+deps-full: deps
+	$(call apt_install,$(DEB_PACKAGES_FULL))
 
 # --- putting KFT into a kernel tree -----------------------------------------
 
@@ -227,7 +240,7 @@ check-unit: tools tools-asan $(UNIT_TESTS)
 check: deps tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh check
 
-check-full: deps tools tools-asan $(UNIT_TESTS)
+check-full: deps-full tools tools-asan $(UNIT_TESTS)
 	@BUILD=$(BUILD) tests/run.sh full
 
 check-e2e: deps tools tools-asan

@@ -12,6 +12,22 @@ KFT_KVER_DEFAULT=$(awk '!/^#/ && NF { print $1; exit }' "$repo/patches/SERIES")
 KFT_KVER=${KFT_KVER:-$KFT_KVER_DEFAULT}
 export KFT_KVER
 
+# kft_llvm_suffix KSRC: "" when Debian's clang (14) is new enough for the
+# tree (its scripts/min-tool-version.sh), else -19 (make deps-full
+# installs clang-19: 6.18 wants 15, 7.3 wants 17); dies if that is too
+# old or missing.
+KFT_LLVM_ALT=19
+kft_llvm_suffix() {
+	local min have
+	min=$(SRCARCH=x86 "$1/scripts/min-tool-version.sh" llvm 2>/dev/null | cut -d. -f1)
+	have=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+	[ -n "$min" ] && [ -n "$have" ] && [ "$have" -lt "$min" ] || return 0
+	[ "$KFT_LLVM_ALT" -ge "$min" ] ||
+		kft_die "$1 needs clang $min or later; the newest KFT knows is clang-$KFT_LLVM_ALT"
+	command -v "clang-$KFT_LLVM_ALT" > /dev/null ||
+		kft_die "$1 needs clang $min or later (clang is $have): make deps-full installs clang-$KFT_LLVM_ALT"
+	echo "-$KFT_LLVM_ALT"
+}
 kft_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 kft_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -8,7 +8,9 @@
 #             A+B merges A.config and B.config (kft+static: a boot run).
 #             In a fragment, @KFT_BUILD@ is the build directory, where a
 #             fragment's companion file X.conf is copied (a boot run file).
-#   COMPILER  gcc | clang                 (clang builds with LLVM=1)
+#   COMPILER  gcc | clang                 (clang builds with LLVM=1, or
+#                                          LLVM=-19 where the series needs
+#                                          a newer clang than Debian's 14)
 #   BASE      tiny (default: tinyconfig + tests/configs/base-ARCH.config)
 #             | defconfig (the architecture's defconfig)
 # Prints the build directory (holding the boot image, System.map, vmlinux;
@@ -42,7 +44,8 @@ makeargs=(-C "$ksrc" O="$out" ARCH="$KARCH" -j"${JOBS:-$(nproc)}"
 	  KBUILD_BUILD_HOST=kft)
 case $compiler in
 gcc)   makeargs+=(CROSS_COMPILE="$KCROSS" CC="ccache ${KCROSS}gcc" HOSTCC="ccache gcc") ;;
-clang) makeargs+=(LLVM=1 CC="ccache clang" HOSTCC="ccache clang") ;;
+clang)	llvm=$(kft_llvm_suffix "$ksrc")
+	makeargs+=(LLVM="${llvm:-1}" CC="ccache clang$llvm" HOSTCC="ccache clang$llvm") ;;
 *) kft_die "compiler must be gcc or clang, not $compiler" ;;
 esac
 export CCACHE_DIR=${CCACHE_DIR:-$KFT_CACHE/ccache}

@@ -8,9 +8,10 @@
 #          against shims), the host tools
 #   e2e    the kernel tests of the check tier alone
 #   check  `make check`: unit, then every part of KFT on every architecture
-#          once, with the fewest kernels that do it (KFT_TIER=check: one
-#          GCC kernel per architecture carrying the boot run and modules,
-#          Clang on x86_64, the KUnit/lockdep kernel)
+#          and kernel series once, with the fewest kernels that do it
+#          (KFT_TIER=check: one GCC kernel per architecture carrying the
+#          boot run and modules, the KUnit/lockdep kernel, one kernel per
+#          other series)
 #   full   `make check-full`: check, plus the whole matrix (KFT_TIER=full:
 #          every compiler, CPU count and config variant, longer stress)
 # Ends with the line "N passed, N failed"; exit status 0 only if none failed.

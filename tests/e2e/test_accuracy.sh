@@ -25,9 +25,9 @@
 # first user program (x86_64: on arm64 the untraced kernel's clock starts
 # in time_init(), so there is no reference).
 #
-# Kernels: x86_64 and arm64 with GCC (the check kernels, their static run),
-# x86_64 with Clang (kft=), arm64 with Clang too in make check-full;
-# ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).
+# Kernels: x86_64 and arm64 with GCC (the check kernels, their static run);
+# in make check-full with Clang too (kft=); ACCURACY_KERNELS overrides
+# ("ARCH VARIANT CC" a line).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -38,10 +38,9 @@ out_root=$BUILD/e2e/accuracy
 DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
 SCHED_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter funclist do_one_initcall schedule __cond_resched fend"
 KERNELS=${ACCURACY_KERNELS:-"x86_64 $KFT_CHECK_VARIANT gcc
-x86_64 kft clang
 arm64 $KFT_CHECK_VARIANT gcc"}
 [ -n "${ACCURACY_KERNELS:-}" ] || [ "${KFT_TIER:-check}" != full ] ||
-	KERNELS+=$'\narm64 kft clang'
+	KERNELS+=$'\nx86_64 kft clang\narm64 kft clang'
 make -s tools-asan || exit 1
 
 # waits SYM DMESG: "NAME WAITED_US US CALLS" per initcall: from a run that

@@ -46,6 +46,10 @@ pkg)
 	;;
 *) kft_die "patches/SERIES: series $series: source must be deb, src or pkg, not $source" ;;
 esac
+# One fetch and extraction of a tree at a time: tests/lib/prebuild.sh and
+# the test that needs the tree can both get here first (a cold make check).
+exec 7>"$tree.lock"
+flock 7
 if [ -f "$tree/.kft-tarball" ] && [ "$(cat "$tree/.kft-tarball")" = "$stamp" ]; then
 	echo "$tree"
 	exit 0

@@ -34,6 +34,7 @@ filter_checks() {
 	awk -v dir="$out" '/^=== run / { f = dir "/run-" $3 ".raw"; next }
 		/^=== asked / { print > (dir "/time-asked"); next }
 		/^=== pid / { print $3, $4 > (dir "/pid-" $3); next }
+		/^=== / { print > (dir "/notes"); next }
 		f { print > f }' "$out/filters.out"
 	for r in funclist mintime maxtime noints onlyints time autorepeat pid comm children depth notunder; do
 		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/run-$r.raw" > "$out/run-$r.sym" 2>/dev/null
@@ -60,7 +61,7 @@ filter_checks() {
 	[ -n "${started:-}" ] && [ -n "${stopped:-}" ] &&
 	[ "$started" -ge "$asked" ] && [ "$started" -lt $((asked + 20000)) ] &&
 	[ $((stopped - started)) -ge "$after" ] && [ $((stopped - started)) -lt $((after + 10000)) ]
-	ok $? "$cc: time triggers: asked start $asked for ${after} us, got $started to $stopped"
+	ok $? "$cc: time triggers: asked start $asked for ${after} us, got $started to $stopped ($(grep -c '^=== time trigger' "$out/notes") prime(s))"
 	data time | awk -v s="$started" -v a="$asked" '{ if ($2 >= 0 && $2 < 1000) bad = 1 } END { exit bad }'
 	ok $? "$cc: time run: mintime 1ms holds"
 	[ "$(data autorepeat | awk -v t="${SYS}sched_yield" '$4 == t' | wc -l)" = 5 ]

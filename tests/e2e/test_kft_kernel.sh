@@ -6,8 +6,8 @@
 # boot run and modules built in; booted with kft=off) on 2 CPUs.
 # KFT_TIER=full (make check-full) adds the reference KFT kernel with GCC
 # and with Clang (riscv64: GCC; 32-bit arm: Thumb-2, and with GCC ARM
-# too) on 1, 2 and 4 CPUs (x86_64 GCC), at EL2
-# (arm64 GCC), on 2 elsewhere.  Each kernel is booted in QEMU, and we
+# too) on 1, 2 and 4 CPUs (x86_64 GCC), at EL2 (arm64 GCC), on 2
+# elsewhere.  Each kernel is booted in QEMU, and we
 #  - trace one openat() of a guest program from entry to exit of
 #    __x64_sys_openat, __arm64_sys_openat, ... (configured by name through
 #    /proc/kft), bring the log back, resolve it with addr2sym and check what

@@ -3,9 +3,12 @@
 # "=== run NAME" then /proc/kft_data; the host checks the data.
 . /tests/lib.sh
 set -e
+live() {	# a run primed or triggered
+	grep -q '^state: \(primed\|triggered\)' /proc/kft
+}
 run() {	# run NAME: print the finished run's log
 	# A time trigger may stop the run between the test and the stop.
-	if grep -q '^state: \(primed\|triggered\)' /proc/kft; then
+	if live; then
 		echo stop > /proc/kft 2>/dev/null ||
 			grep -q '^state: complete' /proc/kft
 	fi
@@ -75,7 +78,7 @@ done
 echo "=== asked start $at stop-after 50000"
 # Calls until the run is complete (a bound, should the trigger never fire).
 n=0
-while grep -q '^state: \(primed\|triggered\)' /proc/kft && [ $n -lt 400 ]; do
+while live && [ $n -lt 400 ]; do
 	kft-do fork 20 > /dev/null
 	n=$((n + 1))
 done

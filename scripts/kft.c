@@ -444,6 +444,12 @@ static int record(int argc, char **argv)
 	}
 	free(cfg);
 
+	/*
+	 * SA_RESTART: without it, CMD's exit could interrupt a write to a
+	 * full console and stdio would drop the message (seen on riscv64's
+	 * hvc0).  nanosleep() below still returns early, as it always does.
+	 */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
 	fd = open(proc_kft, O_RDONLY);
@@ -484,10 +490,7 @@ static int record(int argc, char **argv)
 		_exit(127);
 	}
 	close(pipefd[1]);
-	/* SIGCHLD has no SA_RESTART: a read it interrupts is read again. */
-	while ((got = read(pipefd[0], &execerr, sizeof(execerr))) < 0 &&
-	       errno == EINTR)
-		;
+	got = read(pipefd[0], &execerr, sizeof(execerr));
 	if (got != sizeof(execerr))
 		execerr = 0;
 	close(pipefd[0]);

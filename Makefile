@@ -60,6 +60,7 @@ help:
 	@echo "make bench-steps       what each step of a traced call costs under QEMU"
 	@echo "make bench-ab          a revision's hooks against the working tree's (BENCH_A=REV)"
 	@echo "make fidelity          KFT's boot times against an untraced kernel's, under QEMU -icount"
+	@echo "                       (FIDELITY_ARCHES, FIDELITY_CC, FIDELITY_OPT=Os|O2)"
 	@echo "                       (BENCH_ICOUNT=1 times make bench, bench-ab, bench-steps the same way)"
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# make fidelity's table (bench/fidelity.sh), from eight files in order:
+# make fidelity's table (bench/fidelity.sh), from nine files in order:
 # vanilla's first-user-program time and initcalls, the idle KFT kernel's,
-# the boot run's, and kd --boot's initcalls of that run ("NAME USECS"),
-# compensated for the hooks' cost (kd's default) and raw (kd --raw).
+# the boot run's, kd --boot's initcalls of that run ("NAME USECS"),
+# compensated for the hooks' cost (kd's default) and raw (kd --raw), and
+# the number of calls the boot run saw finish.
 # initcalls: "NAME USECS EXACT" (EXACT: timed after the clocksource
 # switch, not in jiffies).
 FNR == 1 { f++ }
@@ -15,10 +16,11 @@ f == 2 || f == 4 || f == 6 {
 }
 f == 7 { kd[$1] += $2; inkd[$1] = 1; next }
 f == 8 { raw[$1] += $2; next }
+f == 9 { calls = $1; next }
 function x(a, b) { return b > 0 ? sprintf("%.2fx", a / b) : "-" }
 function us(v) { return sprintf("%.0f", v) }
 END {
-	printf "## Fidelity: %s, %s, Linux %s\n\n", arch, cc == "clang" ? "Clang (LLVM=1)" : "GCC", kver
+	printf "## Fidelity: %s, %s, -%s, Linux %s\n\n", arch, cc == "clang" ? "Clang (LLVM=1)" : "GCC", opt, kver
 	printf "QEMU instruction counting (-icount shift=0,sleep=off): 1 instruction = 1 ns, deterministic.\n"
 	printf "Kernels: vanilla; KFT compiled in, no run (idle); KFT with the default boot run (kft=, mintime 500).\n"
 	printf "Each booted with initcall_debug.\n\n"
@@ -27,6 +29,10 @@ END {
 		x(user[3], user[1]), us(user[5]), x(user[5], user[1])
 	printf "| sum of initcalls (initcall_debug), us | %s | %s | %s | %s | %s |\n\n", us(sum[2]), us(sum[4]),
 		x(sum[4], sum[2]), us(sum[6]), x(sum[6], sum[2])
+	# One instruction a ns: what each call of the boot costs, idle and traced.
+	if (calls > 0)
+		printf "Instructions per call of the boot (%d calls to the first user program, the boot run's count): idle %.1f, the boot run %.1f more.\n\n",
+			calls, (user[3] - user[1]) * 1000 / calls, (user[5] - user[3]) * 1000 / calls
 	# The longest initcalls of the same kernel untraced, timed with a real clock.
 	for (i = 1; i <= nv; i++) if (exact[order[i]] && !(order[i] in seen)) { seen[order[i]] = 1; cand[++nc] = order[i] }
 	for (i = 1; i <= nc; i++) for (j = i + 1; j <= nc; j++)

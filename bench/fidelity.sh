@@ -12,8 +12,10 @@
 # cost: KFT's effect on what it measures, and what is left of it.
 #
 # Environment: FIDELITY_ARCHES (default x86_64; arm64 too), FIDELITY_CC
-# (gcc, clang or "gcc clang"; default gcc), FIDELITY_TOP (initcalls shown,
-# default 15), BUILD.  Output: build/fidelity/fidelity.md.
+# (gcc, clang or "gcc clang"; default gcc), FIDELITY_OPT (Os, the
+# tinyconfig's -Os, default; O2: the same kernels built -O2, as
+# distributions build theirs), FIDELITY_TOP (initcalls shown, default 15),
+# BUILD.  Output: build/fidelity/fidelity.md.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -22,6 +24,11 @@ BUILD=${BUILD:-build}
 out=$BUILD/fidelity
 mkdir -p "$out"
 DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
+case ${FIDELITY_OPT:=Os} in
+Os) opt="" ;;
+O2) opt=+o2 ;;
+*) kft_die "FIDELITY_OPT=$FIDELITY_OPT: Os or O2" ;;
+esac
 make -s tools-asan
 t0=$SECONDS
 
@@ -29,11 +36,11 @@ t0=$SECONDS
 for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 	. tests/lib/arch.sh
 	for cc in ${FIDELITY_CC:-gcc}; do
-		vdir=$(tests/lib/kbuild.sh vanilla "$cc" | tail -n 1)
-		kdir=$(tests/lib/kbuild.sh kft "$cc" | tail -n 1)
+		vdir=$(tests/lib/kbuild.sh "vanilla$opt" "$cc" | tail -n 1)
+		kdir=$(tests/lib/kbuild.sh "kft$opt" "$cc" | tail -n 1)
 		bench/configs.sh "$vdir" "$kdir"
 		for k in vanilla idle run; do
-			dir=$out/$KFT_ARCH-$cc-$k
+			dir=$out/$KFT_ARCH-$cc$opt-$k
 			case $k in
 			vanilla) d=$vdir args="" ;;
 			idle)    d=$kdir args="" ;;
@@ -44,18 +51,23 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 			kft_initcalls "$dir/dmesg.out" > "$dir/initcalls.txt"
 			kft_user_us "$dir/dmesg.out" > "$dir/user.txt"
 		done
-		dir=$out/$KFT_ARCH-$cc-run
+		dir=$out/$KFT_ARCH-$cc$opt-run
 		sed -n '/^=== data$/,$p' "$dir/kft_data.out" | sed 1d > "$dir/boot.raw"
 		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$dir/boot.raw" > "$dir/boot.sym"
+		# The calls the boot run saw finish: what idle's cost is spread over.
+		awk -F' = ' '/^Total entries filtered/ { f = $2 }
+			/^Number of entries after filters/ { n = $2 }
+			END { print f + n }' "$dir/boot.raw" > "$dir/calls.txt"
 		for raw in "" --raw; do
 			"$BUILD/asan/kd" $raw --boot --initcall-debug "$dir/boot.sym" |
 				sed -n 's/.*initcall \([^+]*\)+.* after \([0-9]*\) usecs/\1 \2/p' > "$dir/kd${raw:+-raw}.txt"
 		done
-		awk -v arch="$KFT_ARCH" -v cc="$cc" -v top="${FIDELITY_TOP:-15}" \
+		awk -v arch="$KFT_ARCH" -v cc="$cc" -v opt="$FIDELITY_OPT" -v top="${FIDELITY_TOP:-15}" \
 		    -v kver="$KFT_KVER" -f bench/fidelity.awk \
-			"$out/$KFT_ARCH-$cc-vanilla/user.txt" "$out/$KFT_ARCH-$cc-vanilla/initcalls.txt" \
-			"$out/$KFT_ARCH-$cc-idle/user.txt" "$out/$KFT_ARCH-$cc-idle/initcalls.txt" \
-			"$dir/user.txt" "$dir/initcalls.txt" "$dir/kd.txt" "$dir/kd-raw.txt" >> "$out/fidelity.md"
+			"$out/$KFT_ARCH-$cc$opt-vanilla/user.txt" "$out/$KFT_ARCH-$cc$opt-vanilla/initcalls.txt" \
+			"$out/$KFT_ARCH-$cc$opt-idle/user.txt" "$out/$KFT_ARCH-$cc$opt-idle/initcalls.txt" \
+			"$dir/user.txt" "$dir/initcalls.txt" "$dir/kd.txt" "$dir/kd-raw.txt" \
+			"$dir/calls.txt" >> "$out/fidelity.md"
 	done
 done
 cat "$out/fidelity.md"

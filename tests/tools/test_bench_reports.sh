@@ -60,8 +60,9 @@ printf 'early_a 9000 0\nslow_a 6600 1\nslow_b 1100 1\n' > "$f/ii"
 printf 'early_a 9000 0\nslow_a 12000 1\nslow_b 1500 1\n' > "$f/ri"
 printf 'slow_a 6700\nslow_b 1000\nearly_a 8000\n' > "$f/kd"
 printf 'slow_a 12000\nslow_b 1500\nearly_a 9000\n' > "$f/kdraw"
-awk -v arch=x86_64 -v cc=gcc -v top=15 -v kver=6.12 -f bench/fidelity.awk \
-	"$f/vu" "$f/vi" "$f/iu" "$f/ii" "$f/ru" "$f/ri" "$f/kd" "$f/kdraw" > "$f/out.md"
+echo 2000000 > "$f/calls"
+awk -v arch=x86_64 -v cc=gcc -v opt=O2 -v top=15 -v kver=6.12 -f bench/fidelity.awk \
+	"$f/vu" "$f/vi" "$f/iu" "$f/ii" "$f/ru" "$f/ri" "$f/kd" "$f/kdraw" "$f/calls" > "$f/out.md"
 sed 's/^/# /' "$f/out.md"
 grep -qxF '| first user program, us | 400000 | 440000 | 1.10x | 800000 | 2.00x |' "$f/out.md" &&
 	grep -qxF '| sum of initcalls (initcall_debug), us | 16000 | 16700 | 1.04x | 22500 | 1.41x |' "$f/out.md"
@@ -72,4 +73,8 @@ grep -qxF '| slow_a | 6000 | 6600 | 12000 | 1.82x | 6700 | 1.02x |' "$f/out.md" 
 	grep -q 'Longest five, kd --boot, compensated: *early_a, slow_a, slow_b$' "$f/out.md" &&
 	grep -q 'Longest five, kd --boot --raw: *slow_a, early_a, slow_b$' "$f/out.md"
 ok $? "fidelity.awk: only initcalls timed by a real clock, run twice added up, against idle; both rankings"
+# 40 ms idle and 360 ms traced over 2,000,000 calls, one instruction a ns.
+grep -qxF "Instructions per call of the boot (2000000 calls to the first user program, the boot run's count): idle 20.0, the boot run 180.0 more." "$f/out.md" &&
+	grep -q '^## Fidelity: x86_64, GCC, -O2, Linux 6.12$' "$f/out.md"
+ok $? "fidelity.awk: instructions per call of the boot, idle and traced; the optimisation level named"
 tap_done

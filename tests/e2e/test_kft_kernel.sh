@@ -56,8 +56,10 @@ filter_checks() {
 	ok $? "$cc: noints filtered interrupt calls"
 	data onlyints | awk '$3 != -1 { bad = 1 } END { exit bad || NR < 1 }'
 	ok $? "$cc: onlyints leaves only interrupt calls ($(data onlyints | wc -l) calls)"
+	asked=- after=-
 	read -r _ _ _ asked _ after < "$out/time-asked" 2>/dev/null
 	read -r started stopped < <(awk '/^Logging started at/ { s = $4 } /^Logging stopped at .* by time/ { e = $4 } END { print s, e }' "$out/run-time.sym")
+	[[ $asked =~ ^[0-9]+$ && $after =~ ^[0-9]+$ ]] &&
 	[ -n "${started:-}" ] && [ -n "${stopped:-}" ] &&
 	[ "$started" -ge "$asked" ] && [ "$started" -lt $((asked + 20000)) ] &&
 	[ $((stopped - started)) -ge "$after" ] && [ $((stopped - started)) -lt $((after + 10000)) ]

@@ -150,16 +150,11 @@ static inline u64 kft_delta_decode(u32 delta)
 /*
  * A call's length from its frame's entry_ns to now, in the 48 bits a log
  * keeps (KFT_TIME_MASK): the flags above them fall away with the mask the
- * log's entry time takes anyway.  The hooks' counter reads are not
- * serialising (kft_arch_cycles()), and a task can exit a call on a CPU
- * whose counter is a hair behind the one it entered on: an exit read a
- * few cycles before its entry is a call of length 0, not of 2^48.
+ * log's entry time takes anyway.
  */
 static __always_inline u64 kft_frame_len(u64 entry, u64 now)
 {
-	u64 len = (now - entry) & KFT_TIME_MASK;
-
-	return len <= KFT_TIME_MASK / 2 ? len : 0;
+	return (now - entry) & KFT_TIME_MASK;
 }
 
 /*

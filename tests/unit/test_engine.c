@@ -106,21 +106,6 @@ static void finish(struct kft_run *run)
 	mutex_unlock(&kft_mutex);
 }
 
-/* A run of config: A's exit read 3 cycles before its entry, B 1500 long. */
-static struct kft_run *exit_before_entry(const char *config)
-{
-	struct kft_run *run = load(config);
-
-	cmd(kft_run_prime);
-	enter(A);
-	shim_tsc -= 3;
-	leave(A);
-	call(B, 1500);
-	cmd(kft_run_stop);
-	finish(run);
-	return run;
-}
-
 /* The nth (from 0) logged call of f, or NULL. */
 static const struct kft_entry *nth(const struct kft_run *run, int f,
 				   unsigned int n)
@@ -581,21 +566,6 @@ static void test_tasks_cpus_irqs(void)
 	       len(nth(run, B, 0)) == 4,
 	       "a call entered before the time base, by another CPU's clock, at 0 (%llu)",
 	       (unsigned long long)at(nth(run, C, 0)));
-
-	/*
-	 * An exit whose clock read is a hair before its entry's (a counter
-	 * read out of order, or a CPU behind the one that entered): a call
-	 * of length 0, not of 2^48, and dropped by a time filter.
-	 */
-	run = exit_before_entry("new\nend\n");
-	tap_ok(run->nr_logged == 2 && len(nth(run, A, 0)) == 0 &&
-	       len(nth(run, B, 0)) == 1500,
-	       "an exit's clock 3 cycles before its entry's: length 0 (%llu)",
-	       (unsigned long long)len(nth(run, A, 0)));
-	run = exit_before_entry("new\nfilter mintime 1\nend\n");
-	tap_ok(run->nr_logged == 1 && !nth(run, A, 0) && nth(run, B, 0),
-	       "... and dropped by filter mintime 1 (logged %lu)",
-	       run->nr_logged);
 
 	/* A clock that crosses 2^48 in a run: the log keeps its low bits. */
 	shim_tsc = (1ULL << 48) * 7 - 10;

@@ -19,8 +19,7 @@
  * before the read and a dependent load after it, to order the read with
  * the code around it.  An ISB costs more than the hook that would read it
  * twice a call, and the order is not needed: a read some cycles early or
- * late moves a call's bounds by less than a hook's own cost, and an exit
- * read before its entry's is a call of length 0 (kft_frame_len()).  x86's
+ * late moves a call's bounds by less than a hook's own cost.  x86's
  * rdtsc() is not serialising either.
  */
 static __always_inline u64 kft_arch_cycles(void)

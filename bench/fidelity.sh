@@ -39,8 +39,9 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 		vdir=$(tests/lib/kbuild.sh "vanilla$opt" "$cc" | tail -n 1)
 		kdir=$(tests/lib/kbuild.sh "kft$opt" "$cc" | tail -n 1)
 		bench/configs.sh "$vdir" "$kdir"
+		pre=$out/$KFT_ARCH-$cc$opt	# pre-vanilla, pre-idle, pre-run
 		for k in vanilla idle run; do
-			dir=$out/$KFT_ARCH-$cc$opt-$k
+			dir=$pre-$k
 			case $k in
 			vanilla) d=$vdir args="" ;;
 			idle)    d=$kdir args="" ;;
@@ -51,7 +52,7 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 			kft_initcalls "$dir/dmesg.out" > "$dir/initcalls.txt"
 			kft_user_us "$dir/dmesg.out" > "$dir/user.txt"
 		done
-		dir=$out/$KFT_ARCH-$cc$opt-run
+		dir=$pre-run
 		sed -n '/^=== data$/,$p' "$dir/kft_data.out" | sed 1d > "$dir/boot.raw"
 		"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$dir/boot.raw" > "$dir/boot.sym"
 		# The calls the boot run saw finish: what idle's cost is spread over.
@@ -64,8 +65,8 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 		done
 		awk -v arch="$KFT_ARCH" -v cc="$cc" -v opt="$FIDELITY_OPT" -v top="${FIDELITY_TOP:-15}" \
 		    -v kver="$KFT_KVER" -f bench/fidelity.awk \
-			"$out/$KFT_ARCH-$cc$opt-vanilla/user.txt" "$out/$KFT_ARCH-$cc$opt-vanilla/initcalls.txt" \
-			"$out/$KFT_ARCH-$cc$opt-idle/user.txt" "$out/$KFT_ARCH-$cc$opt-idle/initcalls.txt" \
+			"$pre-vanilla/user.txt" "$pre-vanilla/initcalls.txt" \
+			"$pre-idle/user.txt" "$pre-idle/initcalls.txt" \
 			"$dir/user.txt" "$dir/initcalls.txt" "$dir/kd.txt" "$dir/kd-raw.txt" \
 			"$dir/calls.txt" >> "$out/fidelity.md"
 	done

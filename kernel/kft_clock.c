@@ -24,6 +24,7 @@ bool kft_clock_counter __read_mostly;
 u32 kft_cycles_mult __read_mostly;
 u32 kft_cycles_shift __read_mostly;
 u64 kft_cycles_offset __read_mostly;
+static unsigned long kft_cycles_khz;	/* the rate kft_cycles_mult scales */
 
 static bool kft_clock_is_raw;
 
@@ -35,19 +36,23 @@ void __init kft_clock_set_raw(void)
 }
 
 /*
- * Scale the cycle counter once, the first time a run is armed, so that
- * times stay on one base across runs; without a usable counter the hooks
- * read sched_clock().  Only called with no run armed.
+ * Scale the cycle counter the first time a run is armed, and again when
+ * its rate has changed since: the kernel refines it, or finds the counter
+ * unstable (x86's clocksource watchdog, at any time after boot), and then
+ * the hooks read sched_clock().  Every scaling is aligned with
+ * sched_clock(), so times stay on one base across runs.  Only called with
+ * no run armed.
  */
 void kft_clock_setup(void)
 {
 	unsigned long khz = kft_arch_cycles_khz();
 	u32 mult, shift;
 
-	if (kft_clock_is_raw) {		/* after a boot run */
-		kft_cycles_mult = 0;
+	if (kft_clock_is_raw || khz != kft_cycles_khz) {
+		kft_cycles_mult = 0;	/* after a boot run, or a new rate */
 		kft_clock_is_raw = false;
 	}
+	kft_cycles_khz = khz;
 	if (!kft_cycles_mult && khz) {
 		clocks_calc_mult_shift(&mult, &shift, khz * 1000, NSEC_PER_SEC,
 				       3600);
@@ -69,7 +74,7 @@ void kft_clock_run(struct kft_run *run)
 	run->mult = counter ? kft_cycles_mult : 0;
 	run->shift = counter ? kft_cycles_shift : 0;
 	run->offset = counter ? kft_cycles_offset : 0;
-	run->khz = counter ? kft_arch_cycles_khz() : 0;
+	run->khz = counter ? kft_cycles_khz : 0;	/* the scaling's rate */
 	/* The hooks' fast paths read the counter; sched_clock() is slow. */
 	if (counter)
 		kft_limits_slow(run, 0, KFT_SLOW_SCHED_CLOCK);

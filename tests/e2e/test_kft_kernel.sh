@@ -63,7 +63,7 @@ filter_checks() {
 	[ -n "${started:-}" ] && [ -n "${stopped:-}" ] &&
 	[ "$started" -ge "$asked" ] && [ "$started" -lt $((asked + 20000)) ] &&
 	[ $((stopped - started)) -ge "$after" ] && [ $((stopped - started)) -lt $((after + 10000)) ]
-	ok $? "$cc: time triggers: asked start $asked for ${after} us, got $started to $stopped ($(grep -c '^=== time trigger' "$out/notes") prime(s))"
+	ok $? "$cc: time triggers: asked start $asked for ${after} us, got $started to $stopped ($(grep -c '^=== time trigger' "$out/notes") prime(s), clocksource $(awk '/^=== clocksource/ { print $3 }' "$out/notes"))"
 	data time | awk -v s="$started" -v a="$asked" '{ if ($2 >= 0 && $2 < 1000) bad = 1 } END { exit bad }'
 	ok $? "$cc: time run: mintime 1ms holds"
 	[ "$(data autorepeat | awk -v t="${SYS}sched_yield" '$4 == t' | wc -l)" = 5 ]

@@ -133,3 +133,7 @@ cfg "$openat
 filter notunder $FILE_OPEN"
 kft-do --prime openat /etc/hostname > /dev/null
 run notunder
+
+# The clocksource at the end: the time filters and triggers read the TSC
+# only while the kernel trusts it (the watchdog can withdraw that).
+echo "=== clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"

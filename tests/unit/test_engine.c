@@ -971,21 +971,29 @@ static void test_counter_units(void)
 
 /*
  * No usable cycle counter: the hooks read sched_clock(), off their fast
- * paths (run->slow), and the log is in ns as read.
+ * paths (run->slow), and the log is in ns as read.  As when x86's
+ * clocksource watchdog finds the TSC unstable after runs that read it.
  */
 static void test_no_counter(void)
 {
 	unsigned long khz = shim_tsc_khz;
 	struct kft_run *run;
 
-	kft_cycles_mult = 0;
-	shim_tsc_khz = 0;
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	tap_ok(kft_clock_counter && run->mult && run->khz == khz,
+	       "no counter: a run reads the counter while it is usable");
+	cmd(kft_run_stop);
+	shim_tsc_khz = 0;		/* found unstable */
 	run_task(&t1, 0);
-	run = load("new\nfilter mintime 10\nend\n");
+	run = load("new\nfilter mintime 10\ntrigger stop time 30ms\nend\n");
 	cmd(kft_run_prime);
 	tap_ok(!kft_clock_counter && !run->mult &&
-	       (run->slow & KFT_SLOW_SCHED_CLOCK) && run->min_len == 10000,
-	       "no counter: sched_clock(), off the fast paths, mintime in ns");
+	       (run->slow & KFT_SLOW_SCHED_CLOCK) && run->min_len == 10000 &&
+	       run->stop_after == 30000000,
+	       "no counter: then sched_clock(), off the fast paths, mintime and stop time in ns (%llu, %llu)",
+	       (unsigned long long)run->min_len,
+	       (unsigned long long)run->stop_after);
 	enter(A);
 	shim_sched_clock += 10000;
 	shim_tsc += 99999999;		/* not read */
@@ -1001,12 +1009,41 @@ static void test_no_counter(void)
 	       "no counter: A kept (%llu ns), B dropped",
 	       (unsigned long long)len(nth(run, A, 0)));
 	shim_tsc_khz = khz;
-	kft_cycles_mult = 0;
 	run = load("new\nend\n");
 	cmd(kft_run_prime);
 	tap_ok(kft_clock_counter && !(run->slow & KFT_SLOW_SCHED_CLOCK),
 	       "counter back: the next run is on the fast paths again");
 	cmd(kft_run_stop);
+}
+
+/*
+ * The kernel refines the counter's rate after a run was armed (x86's
+ * tsc_refine_calibration_work()): the next run scales with the new rate,
+ * and its limits agree with its scaling.
+ */
+static void test_counter_rate_refined(void)
+{
+	unsigned long khz = shim_tsc_khz;
+	struct kft_run *run;
+	u64 ms, min_ns, now_ns;
+
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	cmd(kft_run_stop);
+	shim_tsc_khz = khz + khz / 100;
+	run = load("new\nfilter mintime 10\nend\n");
+	cmd(kft_run_prime);
+	ms = mul_u64_u32_shr(shim_tsc_khz, run->mult, run->shift);
+	min_ns = mul_u64_u32_shr(run->min_len, run->mult, run->shift);
+	now_ns = kft_time_ns(run, shim_tsc);
+	tap_ok(run->khz == shim_tsc_khz && ms >= 999999 && ms <= 1000001 &&
+	       min_ns < 10000 && min_ns > 9990 &&
+	       now_ns + 2 >= shim_sched_clock && now_ns <= shim_sched_clock + 2,
+	       "rate refined: the next run scales with it (a ms of cycles is %llu ns), mintime 10 us is %llu ns of them, aligned with sched_clock() (%lld ns)",
+	       (unsigned long long)ms, (unsigned long long)min_ns,
+	       (long long)(now_ns - shim_sched_clock));
+	cmd(kft_run_stop);
+	shim_tsc_khz = khz;
 }
 
 static void test_state_table(void)
@@ -1063,6 +1100,7 @@ int main(void)
 	test_end_at_panic();
 	test_counter_units();
 	test_no_counter();
+	test_counter_rate_refined();
 	test_state_table();
 	tap_ok(!shim_warnings, "no WARN in any test (%d)", shim_warnings);
 	return tap_done();

@@ -485,34 +485,62 @@ static int kft_cmp_entry(const void *a, const void *b)
  */
 #define KFT_TIME_BEHIND		BIT_ULL(40)
 
+static u64 kft_time_rebase(const struct kft_run *run, u64 time)
+{
+	u64 t = (time - run->base_ns) & KFT_TIME_MASK;
+
+	return t > KFT_TIME_MASK - KFT_TIME_BEHIND ? 0 : t;
+}
+
 static void kft_entry_rebase(const struct kft_run *run, struct kft_entry *e)
 {
-	u64 t = (e->time_cpu - run->base_ns) & KFT_TIME_MASK;
-
-	if (t > KFT_TIME_MASK - KFT_TIME_BEHIND)
-		t = 0;
-	e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) | t;
+	e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) |
+		      kft_time_rebase(run, e->time_cpu);
 }
 
 /*
- * An entry in clock units, to ns.  Then the time filters, exactly: the
- * hooks judged calls with a margin, in units (kft_limits_set()).  The
- * trigger functions' calls stay, whatever their length.
+ * A call whose exit read the clock a hair before its entry did (on a CPU
+ * whose clock is a little behind) measured 2^48 less a little, which the
+ * log holds as its longest length: if that would end it after the run
+ * stopped (stop, rebased), it lasted 0.  Judged here, not in the hooks,
+ * where the test would cost every call (an -O2 hook 2-3 instructions).
+ * Exact for runs shorter than the longest length, 2147 s of clock units.
  */
-static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e)
+#define KFT_DELTA_LONGEST	(KFT_DELTA_US | KFT_DELTA_MAX_US)
+
+static void kft_entry_behind(struct kft_entry *e, u64 stop)
+{
+	if (e->delta == KFT_DELTA_LONGEST &&
+	    kft_entry_time(e) + kft_delta_decode(KFT_DELTA_LONGEST) > stop)
+		e->delta = 0;
+}
+
+/*
+ * An entry in clock units, to ns (convert).  Then the time filters,
+ * exactly: the hooks judged calls with a margin, in units
+ * (kft_limits_set()), and a call that ended before it began as passing
+ * mintime (kft_entry_behind() made it 0).  The trigger functions'
+ * calls stay, whatever their length.
+ */
+static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e,
+			    bool convert)
 {
 	const struct kft_config *cfg = &run->cfg;
 	u64 at = run->base_ns + kft_entry_time(e);
-	u64 t = kft_units_to_ns(run, run->base_ns, at);
 	u64 len = kft_delta_decode(e->delta);
 	unsigned long fn = kft_addr(e->fn);
 
-	e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) | (t & KFT_TIME_MASK);
-	if (len == U64_MAX)
-		return true;
-	len = kft_units_to_ns(run, at, at + len);
-	e->delta = kft_delta_encode(len);
-	if (fn == run->start_fn || fn == run->stop_fn)
+	if (convert) {
+		u64 t = kft_units_to_ns(run, run->base_ns, at);
+
+		e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) |
+			      (t & KFT_TIME_MASK);
+		if (len != U64_MAX) {
+			len = kft_units_to_ns(run, at, at + len);
+			e->delta = kft_delta_encode(len);
+		}
+	}
+	if (len == U64_MAX || fn == run->start_fn || fn == run->stop_fn)
 		return true;
 	return len >= cfg->mintime_ns &&
 	       !(cfg->maxtime_ns && len > cfg->maxtime_ns);
@@ -527,6 +555,7 @@ static void kft_run_finish_log(struct kft_run *run)
 {
 	unsigned long i, n = 0, used;
 	bool convert = run->mult || run->clock_raw;
+	u64 stop;
 	int cpu;
 
 	kft_log_open_frames(run);
@@ -536,11 +565,15 @@ static void kft_run_finish_log(struct kft_run *run)
 	}
 	used = min_t(unsigned long, atomic_long_read(&run->next),
 		     run->capacity);
+	stop = run->stop_ns ? kft_time_rebase(run, run->stop_ns) : U64_MAX;
 	for (i = 0; i < used; i++) {
 		if (!run->log[i].fn)
 			continue;
 		kft_entry_rebase(run, &run->log[i]);
-		if (convert && !kft_entry_to_ns(run, &run->log[i])) {
+		kft_entry_behind(&run->log[i], stop);
+		/* Not a boot run's cycles at an unknown rate: in ns or to ns. */
+		if ((convert || !run->clock_raw) &&
+		    !kft_entry_to_ns(run, &run->log[i], convert)) {
 			kft_cpu_inc(kft_cpu.cnt[KFT_CNT_FILTER_TIME]);
 			continue;
 		}

@@ -567,6 +567,46 @@ static void test_tasks_cpus_irqs(void)
 	       "a call entered before the time base, by another CPU's clock, at 0 (%llu)",
 	       (unsigned long long)at(nth(run, C, 0)));
 
+	/*
+	 * An exit whose clock read is a hair before its entry's (a CPU
+	 * behind the one that entered): a call of length 0, not of 2^48,
+	 * and dropped by a time filter.  A call really that long keeps the
+	 * longest length the log holds.
+	 */
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	shim_tsc -= 3;
+	leave(A);
+	call(B, 4);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(run->nr_logged == 2 && len(nth(run, A, 0)) == 0 &&
+	       len(nth(run, B, 0)) == 4,
+	       "an exit's clock 3 cycles before its entry's: length 0 (%llu)",
+	       (unsigned long long)len(nth(run, A, 0)));
+	run = load("new\nfilter mintime 1\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	shim_tsc -= 3;
+	leave(A);
+	call(B, 1500);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(run->nr_logged == 1 && !nth(run, A, 0) && nth(run, B, 0) &&
+	       counter(KFT_CNT_FILTER_TIME) == 1,
+	       "... and dropped by filter mintime 1 (logged %lu)",
+	       run->nr_logged);
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	call(A, 3000000000000ULL);	/* 50 minutes */
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(run->nr_logged == 1 &&
+	       len(nth(run, A, 0)) == 1000ULL * KFT_DELTA_MAX_US,
+	       "a call of 50 minutes: the longest length the log holds (%llu)",
+	       (unsigned long long)len(nth(run, A, 0)));
+
 	/* A clock that crosses 2^48 in a run: the log keeps its low bits. */
 	shim_tsc = (1ULL << 48) * 7 - 10;
 	run = load("new\nend\n");

@@ -172,6 +172,22 @@ kernel_test() {
 	done
 }
 
+# x86_64: the check kernel with the TSC found unstable (tsc=unstable, as
+# the clocksource watchdog can decide at any time): runs read
+# sched_clock(), off the hooks' fast paths, and the filters, time
+# triggers and the traced openat() hold as on the TSC.
+sched_clock_test() {
+	local cc=$1 frag=$2 kdir out
+	kdir=$(tests/lib/kbuild.sh "kft${frag:++$frag}" "$cc" | tail -n 1)
+	[ -f "$kdir/$KIMAGE" ] || return
+	out=$BUILD/e2e/$(kft_arch_name kernel "$cc-notsc" 1cpu)
+	KFT_BOOT_STEPS=filters,syscall boot_test "$cc-notsc" 1 "$kdir" \
+		"$(kft_noboot_args "kft${frag:++$frag}") tsc=unstable"
+	grep -q 'Marking TSC unstable due to boot parameter' "$out/dmesg.out" &&
+		! grep -q '^=== clocksource tsc$' "$out/notes"
+	ok $? "$KFT_TAG $cc notsc 1cpu: the TSC is unstable, not the clocksource ($(awk '/^=== clocksource/ { print $3 }' "$out/notes" 2>/dev/null))"
+}
+
 # x86_64 GCC kernels on 1, 2 and 4 CPUs; arm64 GCC on 2, and on 2 booted at
 # EL2, with VHE ("2+vhe"); the others on 2 (KFT_SMP overrides).
 smp_list() {
@@ -277,6 +293,8 @@ for KFT_ARCH in $ARCHES; do
 	. tests/lib/arch.sh
 	compilers=" ${KFT_COMPILERS:-$KCOMPILERS} "
 	[[ $compilers = *" gcc "* ]] && kernel_test gcc "${KFT_CHECK_VARIANT#kft+}" 2
+	[ "$KFT_ARCH" = x86_64 ] && [[ $compilers = *" gcc "* ]] &&
+		sched_clock_test gcc "${KFT_CHECK_VARIANT#kft+}"
 	# Clang is make check-full's: a kernel more than a cold make check's
 	# hour holds (README).
 	[ "$KFT_TIER" = full ] || continue

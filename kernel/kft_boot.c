@@ -23,6 +23,7 @@
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/kft_boot.h>
+#include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <asm/setup.h>
 
@@ -156,26 +157,40 @@ static bool __init kft_boot_source(const char **text, const char **origin)
 	return true;
 }
 
+/* A CPU without the counter a boot run reads from the start: false. */
+static bool __init kft_boot_clock_usable(void)
+{
+#ifdef kft_arch_boot_clock_usable
+	return kft_arch_boot_clock_usable();
+#else
+	return true;
+#endif
+}
+
+/* The counter when start_kernel() began, if usable: kft_boot_say_start(). */
+static u64 kft_boot_start_cycles __initdata;
+static bool kft_boot_started __initdata;
+
 void __init kft_boot_prime(void)
 {
 	struct kft_run *run = &kft_boot_run;
 	const char *text, *origin;
 
+	kft_boot_started = kft_boot_clock_usable();
+	if (kft_boot_started)
+		kft_boot_start_cycles = kft_arch_cycles();
 	/* No boot run: boot without calling the hooks at all. */
 	if (!kft_boot_source(&text, &origin) ||
 	    kft_boot_config(run, text, origin)) {
 		kft_sites_boot();
 		return;
 	}
-#ifdef kft_arch_boot_clock_usable
-	/* A CPU without the counter a boot run reads from the start. */
-	if (!kft_arch_boot_clock_usable()) {
+	if (!kft_boot_started) {
 		kft_boot_say(true, "boot run (%s): this CPU has no cycle counter to time it",
 			     origin);
 		kft_sites_boot();
 		return;
 	}
-#endif
 
 	run->is_static = true;
 	run->origin = origin;
@@ -204,6 +219,36 @@ void __init kft_boot_prime(void)
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
 		kft_start(run, KFT_BY_BOOT, 0, run->base_ns);
 }
+
+/*
+ * When start_kernel() began, on the printk clock (local_clock()), which
+ * starts later: on arm64, riscv and arm in time_init(); on x86 it follows
+ * the TSC's setup and then, where sched_clock() is not stable, the
+ * timekeeping clock.  The time before its zero is in no timestamp of the
+ * kernel log (arm64 under QEMU: 38 ms, a fifth of the boot); with this
+ * line, the log's later times count from the kernel's start.  Said as
+ * late as the initcalls go, for the clock's rate and base settle during
+ * boot.  With or without a boot run.
+ */
+static int __init kft_boot_say_start(void)
+{
+	unsigned long khz = kft_arch_boot_cycles_khz();
+	u64 since, now, at;
+	bool before;
+	u32 ns;
+
+	if (!kft_boot_started || !khz)
+		return 0;
+	since = kft_cycles_to_ns(kft_arch_cycles() - kft_boot_start_cycles,
+				 khz);
+	now = local_clock();
+	before = since > now;
+	at = div_u64_rem(before ? since - now : now - since, NSEC_PER_SEC, &ns);
+	pr_info("kft: start_kernel() at %s%llu.%06u s on the printk clock\n",
+		before ? "-" : "", (unsigned long long)at, (u32)(ns / NSEC_PER_USEC));
+	return 0;
+}
+late_initcall_sync(kft_boot_say_start);
 
 /*
  * Per-CPU areas are final and other CPUs not up yet: hooks may use them.

@@ -146,3 +146,11 @@ kft_user_us() {
 	sed -n 's/^\[ *\([0-9.]*\)\] Run .* as init process.*/\1/p' "$1" | head -n 1 |
 		awk '{ printf "%.0f", $1 * 1e6 }'
 }
+
+# kft_start_us DMESG: where start_kernel() was on the printk clock, in us
+# (KFT says, with or without a run: kernel/kft_boot.c); the printk clock
+# starts later (arm64: in time_init()).  Nothing without the line.
+kft_start_us() {
+	sed -n 's/.*kft: start_kernel() at \(-\{0,1\}[0-9]*\.[0-9]*\) s on the printk clock$/\1/p' "$1" |
+		head -n 1 | awk '{ printf "%.0f", $1 * 1e6 }'
+}

@@ -212,6 +212,7 @@ extern unsigned long shim_sp;
 extern u64 shim_sched_clock, shim_tsc;
 extern unsigned long shim_tsc_khz, shim_boot_khz;
 #define sched_clock()			shim_sched_clock
+#define local_clock()			shim_sched_clock
 /*
  * In the tests, each read moves the TSC on by shim_tsc_step: 0 but to time
  * the hooks.  make bench-hooks counts the hooks' instructions with a plain
@@ -274,6 +275,7 @@ char *next_arg(char *args, char **param, char **val);
 #define COMMAND_LINE_SIZE	2048
 extern char boot_command_line[COMMAND_LINE_SIZE];
 #define early_initcall(fn)	int shim_early_initcall(void) { return fn(); }
+#define late_initcall_sync(fn)	int shim_late_initcall_sync(void) { return fn(); }
 #define __setup(str, fn)	int (*shim_setup_fn)(char *) = fn
 
 #endif /* _KFT_ENGINE_SHIM_H */

@@ -363,6 +363,24 @@ static void test_inner_and_cost(void)
 	       "finished twice: calibrated once");
 }
 
+/*
+ * A run of cfg where A's exit reads the clock 3 cycles before its entry
+ * did (a CPU behind the one that entered), then B lasts len: finished.
+ */
+static struct kft_run *run_behind(const char *cfg, u64 len)
+{
+	struct kft_run *run = load(cfg);
+
+	cmd(kft_run_prime);
+	enter(A);
+	shim_tsc -= 3;
+	leave(A);
+	call(B, len);
+	cmd(kft_run_stop);
+	finish(run);
+	return run;
+}
+
 /* A run with filter noints or onlyints over A: an interrupt, then B. */
 static struct kft_run *ints_run(const char *filter)
 {
@@ -573,26 +591,12 @@ static void test_tasks_cpus_irqs(void)
 	 * and dropped by a time filter.  A call really that long keeps the
 	 * longest length the log holds.
 	 */
-	run = load("new\nend\n");
-	cmd(kft_run_prime);
-	enter(A);
-	shim_tsc -= 3;
-	leave(A);
-	call(B, 4);
-	cmd(kft_run_stop);
-	finish(run);
+	run = run_behind("new\nend\n", 4);
 	tap_ok(run->nr_logged == 2 && len(nth(run, A, 0)) == 0 &&
 	       len(nth(run, B, 0)) == 4,
 	       "an exit's clock 3 cycles before its entry's: length 0 (%llu)",
 	       (unsigned long long)len(nth(run, A, 0)));
-	run = load("new\nfilter mintime 1\nend\n");
-	cmd(kft_run_prime);
-	enter(A);
-	shim_tsc -= 3;
-	leave(A);
-	call(B, 1500);
-	cmd(kft_run_stop);
-	finish(run);
+	run = run_behind("new\nfilter mintime 1\nend\n", 1500);
 	tap_ok(run->nr_logged == 1 && !nth(run, A, 0) && nth(run, B, 0) &&
 	       counter(KFT_CNT_FILTER_TIME) == 1,
 	       "... and dropped by filter mintime 1 (logged %lu)",

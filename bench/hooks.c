@@ -12,6 +12,9 @@
  *   primed     armed, waiting for a start trigger that never fires
  *   every      logging every call
  *   mintime    a filter mintime run, every call too short: dropped
+ *   early      the same in a boot run before early_initcall where the
+ *              arch does not define KFT_ARCH_PERCPU_AT_START (riscv64,
+ *              arm): the full paths, shared counters (KFT_SLOW_EARLY)
  *   funclist   a funclist run, every call not in the list: dropped
  *   watch      as every, with a stack watch (off the fast path)
  * Each call is one of three nested calls, as kernel calls nest.
@@ -87,6 +90,7 @@ int main(int argc, char **argv)
 		{ "primed", "new\ntrigger start entry fn_never\nend\n" },
 		{ "every", "new\nlogentries 4000000\nend\n" },
 		{ "mintime", "new\nfilter mintime 100\nend\n" },
+		{ "early", "new\nfilter mintime 100\nend\n" },
 		{ "funclist", "new\nfilter funclist fn_never fend\nend\n" },
 		{ "watch", "new\nlogentries 4000000\nwatch stack 1\nend\n" },
 	};
@@ -115,6 +119,10 @@ int main(int argc, char **argv)
 	if (paths[p].config) {
 		load(paths[p].config);
 		prime();
+	}
+	if (!strcmp(paths[p].path, "early")) {	/* as kft_boot_prime() */
+		WRITE_ONCE(kft_early, true);
+		kft_limits_slow(kft_run, KFT_SLOW_EARLY, 0);
 	}
 	calls(n);
 	return 0;

@@ -16,7 +16,7 @@ command -v valgrind >/dev/null || { echo "bench-hooks: valgrind is needed (apt-g
 out=$BUILD/bench
 mkdir -p "$out"
 printf '| path | -O2 instructions per call | -Os instructions per call |\n|---|---|---|\n' > "$out/hooks.md"
-for path in idle primed mintime funclist every watch; do
+for path in idle primed mintime early funclist every watch; do
 	row="| $path"
 	for opt in O2 Os; do
 		cg=$out/callgrind-$path-$opt.out

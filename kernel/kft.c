@@ -84,7 +84,7 @@ static __always_inline void kft_count_cpu(enum kft_counter c)
 	kft_cpu_inc(kft_cpu.cnt[c]);
 }
 
-/* The same, early in a boot run too (the fast paths never run then). */
+/* The same, early in a boot run too (kft_boot.c: the per-CPU copies). */
 static __always_inline void kft_count(enum kft_counter c)
 {
 	if (unlikely(READ_ONCE(kft_early)))

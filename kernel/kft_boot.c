@@ -9,8 +9,12 @@
  * The architecture calls kft_boot_prime() right before start_kernel(),
  * when little of the kernel is set up:
  *  - no allocator: the run, its log and its parsed config are static;
- *  - per-CPU data is about to be copied: kft_early makes the hooks use
- *    shared variables until early_initcall time, before other CPUs start;
+ *  - per-CPU data is about to be copied: kft_early makes the full hooks
+ *    use shared variables until early_initcall time, before other CPUs
+ *    start; the fast paths wait for it too (KFT_SLOW_EARLY), but where
+ *    the boot CPU's per-CPU base is valid from the start
+ *    (KFT_ARCH_PERCPU_AT_START) they run from the first call, and the
+ *    copies setup_per_cpu_areas() made of their data are cleared then;
  *  - no calibrated clock: the hooks read raw cycles and kft_run_finish()
  *    converts the log to ns once the rate is known (kft_limits_set()).
  * Function names are resolved with kallsyms, so static functions work.
@@ -23,7 +27,9 @@
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
 #include <linux/kft_boot.h>
+#include <linux/percpu.h>
 #include <linux/sched/clock.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <asm/setup.h>
 
@@ -212,7 +218,9 @@ void __init kft_boot_prime(void)
 	kft_run_init(run, kft_boot_funcs);
 
 	WRITE_ONCE(kft_early, true);
+#ifndef KFT_ARCH_PERCPU_AT_START
 	kft_limits_slow(run, KFT_SLOW_EARLY, 0);	/* off the fast paths */
+#endif
 	WRITE_ONCE(kft_run, run);
 	/* The run is complete before a hook can see it armed. */
 	kft_state_set(KFT_PRIMED);
@@ -252,15 +260,24 @@ late_initcall_sync(kft_boot_say_start);
 
 /*
  * Per-CPU areas are final and other CPUs not up yet: hooks may use them.
- * And printk is safe: say what happened to the boot run.
+ * Where the fast paths ran from the start (KFT_ARCH_PERCPU_AT_START), the
+ * boot CPU's per-CPU data was the template that setup_per_cpu_areas()
+ * copied to every CPU: the others' copies of kft_cpu hold its counts and
+ * its log chunk, and are cleared.  And printk is safe: say what happened
+ * to the boot run.
  */
 static int __init kft_boot_percpu_ready(void)
 {
 	struct kft_run *run = READ_ONCE(kft_run);
 	unsigned long flags;
+	int cpu;
 
 	/* A hook in an interrupt may change run->slow too (limits). */
 	local_irq_save(flags);
+	for_each_possible_cpu(cpu)
+		if (cpu != raw_smp_processor_id())
+			memset(per_cpu_ptr(&kft_cpu, cpu), 0,
+			       sizeof(struct kft_cpu));
 	WRITE_ONCE(kft_early, false);
 	if (run)
 		kft_limits_slow(run, 0, KFT_SLOW_EARLY);

@@ -216,7 +216,7 @@ DECLARE_PER_CPU(struct kft_cpu, kft_cpu);
 #define KFT_SLOW_WATCH		BIT(2)	/* stack watch */
 #define KFT_SLOW_SCOPE		BIT(3)	/* pid, comm or children */
 #define KFT_SLOW_NOTUNDER	BIT(4)	/* notunder functions */
-#define KFT_SLOW_EARLY		BIT(5)	/* boot run, kft_early */
+#define KFT_SLOW_EARLY		BIT(5)	/* boot run, kft_early, no per-CPU yet */
 #define KFT_SLOW_SCHED_CLOCK	BIT(6)	/* the clock is sched_clock() */
 /* Which of them send entries, and exits, to kft_hook(): see enter_until. */
 #define KFT_SLOW_ENTER		(KFT_SLOW_EARLY | KFT_SLOW_SCHED_CLOCK | \

@@ -163,7 +163,9 @@ static void test_boot_run(void)
 {
 	struct kft_run *run;
 	const struct kft_entry *e;
+	unsigned long end;
 	u64 base;
+	int f;
 
 	run_task(&shim_idle[0], 0);	/* boot runs as the idle task, pid 0 */
 	strcpy(boot_command_line, "console=ttyS0 kft=off quiet");
@@ -211,13 +213,23 @@ static void test_boot_run(void)
 	tap_ok(!(run->slow & KFT_SLOW_LIMITS) && run->min_len == 980000,
 	       "boot: limits exact (less 2%%) once the rate is known (%llu cycles)",
 	       (unsigned long long)run->min_len);
-	call(C, 1100000);	/* 550 us */
+	call(C, 1100000);	/* 550 us: the fast path, a chunk */
+	call(D, 10);		/* the fast path, counted per CPU */
 	tap_ok(kft_early_cnt[KFT_CNT_FILTER_TIME].counter == 1 &&
-	       atomic_long_read(&run->next) == 4 &&
-	       kft_run_counter(KFT_CNT_LOGGED) == 4 &&
-	       (run->slow & KFT_SLOW_EARLY),
-	       "boot: early events counted in shared counters, slots taken one by one, off the fast paths");
+	       kft_cpu.cnt[KFT_CNT_FILTER_TIME].counter == 1 &&
+	       atomic_long_read(&run->next) == 3 + KFT_CHUNK &&
+	       kft_cpu.end && !(run->slow & KFT_SLOW_EARLY),
+	       "boot: early, the full paths count in shared counters and take slots one by one; the fast paths run on the boot CPU's per-CPU data");
+	/* setup_per_cpu_areas(): every CPU's copy made from the boot CPU's. */
+	for (f = 1; f < SHIM_NR_CPUS; f++)
+		per_cpu(kft_cpu, f) = kft_cpu;
+	end = kft_cpu.end;
 	shim_early_initcall();			/* per-CPU areas ready */
+	tap_ok(!per_cpu(kft_cpu, 1).end && !per_cpu(kft_cpu, 3).end &&
+	       !per_cpu(kft_cpu, 2).cnt[KFT_CNT_FILTER_TIME].counter &&
+	       kft_cpu.end == end &&
+	       kft_cpu.cnt[KFT_CNT_FILTER_TIME].counter == 1,
+	       "boot: at early_initcall the other CPUs' copies of the boot CPU's are cleared, its own kept");
 	tap_ok(!kft_early && !(run->slow & KFT_SLOW_EARLY) &&
 	       strstr(shim_log, "boot run primed from kft= parameter; logentries cut to 1024"),
 	       "boot: early mode ends at early_initcall; it says so");
@@ -243,8 +255,8 @@ static void test_boot_run(void)
 	       at(e) == (shim_tsc - base) / 2 && run->start_ns == 500 &&
 	       run->stop_ns == at(e),
 	       "boot: the stop event logged; start and stop times since prime");
-	tap_ok(counter(KFT_CNT_FILTER_TIME) == 4,
-	       "boot: every filtered call counted, early and exact (%lu)",
+	tap_ok(counter(KFT_CNT_FILTER_TIME) == 5,
+	       "boot: every filtered call counted once, early and exact (%lu)",
 	       counter(KFT_CNT_FILTER_TIME));
 	shim_tsc_khz = 1000000;
 	shim_tsc = shim_sched_clock;

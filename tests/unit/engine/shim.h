@@ -229,6 +229,7 @@ extern u64 shim_tsc_step;
 /* x86's bounds, which the boot run cases are worked out for. */
 #define KFT_ARCH_BOOT_KHZ_LO		400000U
 #define KFT_ARCH_BOOT_KHZ_HI		10000000U
+#define KFT_ARCH_PERCPU_AT_START	/* x86's and arm64's */
 void clocks_calc_mult_shift(u32 *mult, u32 *shift, u32 from, u32 to,
 			    u32 maxsec);
 

@@ -60,6 +60,13 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 #define KFT_ARCH_BOOT_KHZ_LO	1000U
 #define KFT_ARCH_BOOT_KHZ_HI	1000000U
 
+/*
+ * __primary_switched sets the boot CPU's per-CPU offset (TPIDR_EL1) before
+ * the boot run is primed: its fast paths use per-CPU data from the first
+ * call (kernel/kft_boot.c).
+ */
+#define KFT_ARCH_PERCPU_AT_START
+
 #ifdef CONFIG_KFT_NOP_SITES
 #include <linux/kft_compat.h>
 #include <linux/smp.h>

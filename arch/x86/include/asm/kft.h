@@ -51,6 +51,13 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 #define KFT_ARCH_BOOT_KHZ_LO	400000U		/* 400 MHz */
 #define KFT_ARCH_BOOT_KHZ_HI	10000000U	/* 10 GHz */
 
+/*
+ * The boot CPU's per-CPU data is reachable (through %gs) before
+ * start_kernel(): a boot run's fast paths use it from the first call, in
+ * setup_arch()'s 700,000 calls too (kernel/kft_boot.c).
+ */
+#define KFT_ARCH_PERCPU_AT_START
+
 #ifdef CONFIG_KFT_NOP_SITES
 #include <linux/kft_compat.h>
 #include <linux/string.h>

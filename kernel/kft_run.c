@@ -15,6 +15,7 @@
 #include <linux/cpu.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
@@ -193,6 +194,7 @@ struct kft_run *kft_run_create(struct kft_config *cfg)
 {
 	unsigned long *funcs = NULL;
 	struct kft_run *run;
+	size_t size;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	if (!run) {
@@ -210,8 +212,14 @@ struct kft_run *kft_run_create(struct kft_config *cfg)
 	}
 	kft_run_init(run, funcs);
 	run->capacity = run->cfg.logentries;
-	run->log = __vmalloc(array_size(run->capacity, sizeof(*run->log)),
-			     GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+	size = array_size(run->capacity, sizeof(*run->log));
+	/*
+	 * More than the kernel could free for it: refused at once, not after
+	 * reclaiming all it can, which stalls a small board for minutes.
+	 */
+	if (size >> PAGE_SHIFT > (unsigned long)max_t(long, si_mem_available(), 0))
+		goto fail;
+	run->log = __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
 			     __GFP_RETRY_MAYFAIL);
 	if (!run->log)
 		goto fail;

@@ -1073,6 +1073,32 @@ static void test_no_counter(void)
 }
 
 /*
+ * A log bigger than the memory the kernel could free for it is refused at
+ * once, before the allocator reclaims for it; one that fits is made.
+ */
+static void test_log_too_big(void)
+{
+	static const char text[] = "new\nlogentries 100000\nend\n";
+	long avail = shim_mem_available;
+	struct kft_config_error err;
+	struct kft_config cfg;
+	struct kft_run *run;
+	int ok;
+
+	shim_mem_available = 100000 * sizeof(struct kft_entry) / 4096 - 1;
+	ok = !kft_config_parse(&cfg, text, strlen(text), 0, &err);
+	run = kft_run_create(&cfg);
+	tap_ok(ok && !run, "a log of 100000 entries, 1 page more than available: refused");
+	shim_mem_available = 100000 * sizeof(struct kft_entry) / 4096 + 1;
+	ok = !kft_config_parse(&cfg, text, strlen(text), 0, &err);
+	run = kft_run_create(&cfg);
+	tap_ok(ok && run && run->capacity == 100000,
+	       "... and with the page: made");
+	kft_run_put(run);
+	shim_mem_available = avail;
+}
+
+/*
  * The kernel refines the counter's rate after a run was armed (x86's
  * tsc_refine_calibration_work()): the next run scales with the new rate,
  * and its limits agree with its scaling.
@@ -1157,6 +1183,7 @@ int main(void)
 	test_counter_units();
 	test_no_counter();
 	test_counter_rate_refined();
+	test_log_too_big();
 	test_state_table();
 	tap_ok(!shim_warnings, "no WARN in any test (%d)", shim_warnings);
 	return tap_done();

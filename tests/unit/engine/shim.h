@@ -83,6 +83,9 @@ extern int shim_warnings;		/* WARN()s fired: a test fails on any */
 #define __GFP_NOWARN		0x2
 #define __GFP_RETRY_MAYFAIL	0x4
 #define __vmalloc(n, gfp)	calloc(1, n)
+#define PAGE_SHIFT		12
+extern long shim_mem_available;		/* pages */
+#define si_mem_available()	shim_mem_available
 #define vfree(p)		free(p)
 #define kvmalloc(n, gfp)	malloc(n)
 #define kvfree(p)		free(p)

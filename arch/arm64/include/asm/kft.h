@@ -77,10 +77,17 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 /*
  * A hook's call site (kernel/kft_sites.c, listed by scripts/kftsites) is a
  * BL, or a NOP in its place while no run is armed.  The first NOPs are
- * written at early_initcall: before that, text is read-only and the fixmap
- * the patching goes through does not exist.
+ * written at early_initcall: before that, text is read-only and neither
+ * the writable mapping they go through nor the kernel's fixmap exists.
  */
 #define KFT_SITE_SIZE	AARCH64_INSN_SIZE
+
+/*
+ * Encoded here, not by aarch64_insn_gen_branch_imm(): that is instrumented,
+ * and at early_initcall its hooks are still called, three times a site.
+ */
+#define KFT_A64_NOP	0xd503201fU
+#define KFT_A64_BL	0x94000000U	/* imm26: the offset in words */
 
 static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 {
@@ -89,16 +96,22 @@ static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 	__le32 le;
 
 	if (!hook)
-		le = cpu_to_le32(aarch64_insn_gen_nop());
+		le = cpu_to_le32(KFT_A64_NOP);
 	else if (off >= -SZ_128M && off < SZ_128M)
-		le = cpu_to_le32(aarch64_insn_gen_branch_imm(site, to,
-							     AARCH64_INSN_BRANCH_LINK));
+		le = cpu_to_le32(KFT_A64_BL | ((u32)(off >> 2) & GENMASK(25, 0)));
 	else			/* a module's call through a PLT: left alone */
 		le = cpu_to_le32(AARCH64_BREAK_FAULT);
 	memcpy(insn, &le, sizeof(le));
 }
 
-/* BL and NOP may be swapped while other CPUs run them, as ftrace does. */
+/*
+ * BL and NOP may be swapped while other CPUs run them, as ftrace does: with
+ * one aligned store, so vmlinux's sites are written through a writable
+ * mapping of its text, the caches made coherent once (kernel/kft_sites.c).
+ */
+#define KFT_ARCH_SITES_ALIAS
+
+/* A module's sites, one by one. */
 static inline void kft_arch_site_poke(void *site, const u8 *insn)
 {
 	__le32 le;

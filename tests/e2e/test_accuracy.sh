@@ -228,14 +228,7 @@ while read -r KFT_ARCH variant cc; do
 	ok $? "$label: kd --boot and kd --boot --raw report different boots"
 	total=$(sed -n "s/^KFT's hooks: .* without them, on this one CPU: \([0-9.]*\) us$/\1/p" "$out/boot.txt")
 	echo "# $label: boot to the first user program: untraced ${u_user:-?} us; kd --boot ${boot_len:-?} us (its phases, compensated); the boot run less its hooks ${total:-?} us"
-	# arm64 is not judged: the boot less its hooks comes out 0.84x, a
-	# cost the calibration overstates there, not yet found (kft.rst,
-	# "How accurate are KFT's times").
-	if [ "$KFT_ARCH" = arm64 ]; then
-		tap_skip "$label: the boot run less its hooks (${total:-?} us) against the untraced boot from start_kernel to user space (${u_user:-?} us): arm64's hooks are over-compensated (kft.rst)"
-	else
-		awk -v u="${u_user:-0}" -v c="${total:-0}" 'BEGIN { exit !(u > 0 && c > 0 && c <= 1.10 * u && c >= 0.90 * u) }'
-		ok $? "$label: the boot run less its hooks (${total:-?} us) within 10% of the untraced boot from start_kernel to user space (${u_user:-?} us)"
-	fi
+	awk -v u="${u_user:-0}" -v c="${total:-0}" 'BEGIN { exit !(u > 0 && c > 0 && c <= 1.10 * u && c >= 0.90 * u) }'
+	ok $? "$label: the boot run less its hooks (${total:-?} us) within 10% of the untraced boot from start_kernel to user space (${u_user:-?} us)"
 done <<< "$KERNELS"
 tap_done

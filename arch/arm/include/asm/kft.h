@@ -83,6 +83,7 @@ static __always_inline const void *kft_arch_boot_fdt(void)
 #ifdef CONFIG_KFT_NOP_SITES
 #include <linux/kft_compat.h>
 #include <linux/string.h>
+#include <asm/cacheflush.h>
 #include <asm/insn.h>
 #include <asm/opcodes.h>
 
@@ -95,6 +96,19 @@ static __always_inline const void *kft_arch_boot_fdt(void)
  */
 #define KFT_SITE_SIZE	4
 #define KFT_ARCH_SITES_STOP_MACHINE
+
+/*
+ * vmlinux's sites are written through a writable mapping of its text
+ * (kernel/kft_sites.c), then cleaned to where instructions are fetched
+ * from, by the CPU that wrote them, before the others go on.
+ */
+#define KFT_ARCH_SITES_ALIAS
+
+static inline void kft_arch_sites_alias_sync(unsigned long start,
+					     unsigned long end)
+{
+	flush_icache_range(start, end);
+}
 
 /* An instruction as the kernel's encoders give it, to and from memory. */
 static inline u32 kft_arm_insn_to_mem(u32 insn)

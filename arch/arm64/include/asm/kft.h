@@ -72,6 +72,7 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 #include <linux/smp.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include <asm/cacheflush.h>
 #include <asm/insn.h>
 
 /*
@@ -110,6 +111,12 @@ static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
  * mapping of its text, the caches made coherent once (kernel/kft_sites.c).
  */
 #define KFT_ARCH_SITES_ALIAS
+
+static inline void kft_arch_sites_alias_sync(unsigned long start,
+					     unsigned long end)
+{
+	flush_icache_range(start, end);
+}
 
 /* A module's sites, one by one. */
 static inline void kft_arch_site_poke(void *site, const u8 *insn)

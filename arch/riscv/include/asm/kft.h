@@ -62,6 +62,18 @@ static __always_inline const void *kft_arch_boot_fdt(void)
 #define KFT_SITE_SIZE	8
 #define KFT_ARCH_SITES_STOP_MACHINE
 
+/*
+ * vmlinux's sites are written through a writable mapping of its text
+ * (kernel/kft_sites.c), all in one stop: every hart then runs
+ * kft_arch_site_sync_local(), which is all they need.
+ */
+#define KFT_ARCH_SITES_ALIAS
+
+static inline void kft_arch_sites_alias_sync(unsigned long start,
+					     unsigned long end)
+{
+}
+
 #define KFT_RV_NOP	0x00000013U	/* addi x0, x0, 0 */
 #define KFT_RV_AUIPC_RA	0x00000097U	/* auipc ra, 0 */
 #define KFT_RV_JALR_RA	0x000080e7U	/* jalr ra, 0(ra) */

@@ -90,6 +90,31 @@ static const char * __init kft_boot_cmdline_src(void)
 #endif
 }
 
+#ifdef KFT_ARCH_BOOT_FDT_RATE
+unsigned long kft_boot_fdt_khz __ro_after_init;
+
+/*
+ * The counter's rate from /cpus in the early device tree, in kHz, or 0.
+ * The kernel reads it only in time_init() (riscv's timebase-frequency);
+ * until then a boot run's limits would be provisional, and every call
+ * would take the full hooks (KFT_SLOW_LIMITS).
+ */
+static unsigned long __init kft_boot_fdt_rate(void)
+{
+	const void *fdt = kft_arch_boot_fdt();
+	const fdt32_t *rate = NULL;
+	int node, len = 0;
+
+	if (!fdt || fdt_check_header(fdt))
+		return 0;
+	node = fdt_path_offset(fdt, "/cpus");
+	if (node >= 0)
+		rate = fdt_getprop(fdt, node, KFT_ARCH_BOOT_FDT_RATE, &len);
+	return rate && len >= (int)sizeof(*rate) ?
+	       fdt32_to_cpu(*rate) / 1000 : 0;
+}
+#endif
+
 /* The value of the last kft= on the command line, or NULL. */
 static char * __init kft_boot_param(void)
 {
@@ -182,6 +207,9 @@ void __init kft_boot_prime(void)
 	struct kft_run *run = &kft_boot_run;
 	const char *text, *origin;
 
+#ifdef KFT_ARCH_BOOT_FDT_RATE
+	kft_boot_fdt_khz = kft_boot_fdt_rate();
+#endif
 	kft_boot_started = kft_boot_clock_usable();
 	if (kft_boot_started)
 		kft_boot_start_cycles = kft_arch_cycles();

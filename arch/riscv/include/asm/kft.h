@@ -28,16 +28,29 @@ static __always_inline unsigned long kft_arch_cycles_khz(void)
 
 /*
  * The same for a boot run: the hooks call it while the limits are
- * provisional, so it reads only the variable time_init() sets.
+ * provisional, so it reads only variables.  Before time_init(), the rate
+ * kernel/kft_boot.c read from the early device tree, where time_init()
+ * finds it.
  */
+#define KFT_ARCH_BOOT_FDT_RATE	"timebase-frequency"
+extern unsigned long kft_boot_fdt_khz;
+
 static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 {
-	return riscv_timebase / 1000;
+	return riscv_timebase ? riscv_timebase / 1000 : kft_boot_fdt_khz;
 }
 
 /* Bounds on the timebase until time_init(): 1 MHz to 1 GHz. */
 #define KFT_ARCH_BOOT_KHZ_LO	1000U
 #define KFT_ARCH_BOOT_KHZ_HI	1000000U
+
+/*
+ * _start_kernel sets tp to init_task (CPU 0) before the boot run is primed,
+ * and __per_cpu_offset[0] is 0 until setup_per_cpu_areas(): per-CPU data is
+ * its template then, so the fast paths run from the first call
+ * (kernel/kft_boot.c).
+ */
+#define KFT_ARCH_PERCPU_AT_START
 
 /* kft= before setup_arch() copies the command line: the early device tree. */
 #define kft_arch_boot_fdt kft_arch_boot_fdt

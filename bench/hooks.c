@@ -13,8 +13,8 @@
  *   every      logging every call
  *   mintime    a filter mintime run, every call too short: dropped
  *   early      the same in a boot run before early_initcall where the
- *              arch does not define KFT_ARCH_PERCPU_AT_START (riscv64,
- *              arm): the full paths, shared counters (KFT_SLOW_EARLY)
+ *              arch does not define KFT_ARCH_PERCPU_AT_START (arm):
+ *              the full paths, shared counters (KFT_SLOW_EARLY)
  *   funclist   a funclist run, every call not in the list: dropped
  *   watch      as every, with a stack watch (off the fast path)
  * Each call is one of three nested calls, as kernel calls nest.

@@ -25,12 +25,12 @@
 # boot run's length less its hooks (kd --boot: every task's, on the one
 # CPU) must be within 10% of the untraced boot's from start_kernel to the
 # first user program (its printk clock starts elsewhere: counted from
-# where KFT's line puts start_kernel() on it).  x86_64: arm64's total is
-# reported, not judged (kft.rst).
+# where KFT's line puts start_kernel() on it).
 #
-# Kernels: x86_64 and arm64 with GCC (the check kernels, their static run);
-# in make check-full with Clang too (kft=); ACCURACY_KERNELS overrides
-# ("ARCH VARIANT CC" a line).
+# Kernels: x86_64, arm64 and riscv64 with GCC (the check kernels, their
+# static run); in make check-full x86_64 and arm64 with Clang too (kft=);
+# ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).  Not arm: its
+# boot run's early calls take the full hooks (kft.rst).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -41,7 +41,8 @@ out_root=$BUILD/e2e/accuracy
 DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
 SCHED_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter funclist do_one_initcall schedule __cond_resched fend"
 KERNELS=${ACCURACY_KERNELS:-"x86_64 $KFT_CHECK_VARIANT gcc
-arm64 $KFT_CHECK_VARIANT gcc"}
+arm64 $KFT_CHECK_VARIANT gcc
+riscv64 $KFT_CHECK_VARIANT gcc"}
 [ -n "${ACCURACY_KERNELS:-}" ] || [ "${KFT_TIER:-check}" != full ] ||
 	KERNELS+=$'\nx86_64 kft clang\narm64 kft clang'
 make -s tools-asan || exit 1

@@ -13,7 +13,7 @@
  *   every      logging every call
  *   mintime    a filter mintime run, every call too short: dropped
  *   early      the same in a boot run before early_initcall where the
- *              arch does not define KFT_ARCH_PERCPU_AT_START (arm):
+ *              arch does not define KFT_ARCH_PERCPU_AT_START (ARMv6):
  *              the full paths, shared counters (KFT_SLOW_EARLY)
  *   funclist   a funclist run, every call not in the list: dropped
  *   watch      as every, with a stack watch (off the fast path)

@@ -12,9 +12,10 @@
  *  - per-CPU data is about to be copied: kft_early makes the full hooks
  *    use shared variables until early_initcall time, before other CPUs
  *    start; the fast paths wait for it too (KFT_SLOW_EARLY), but where
- *    the boot CPU's per-CPU base is valid from the start
- *    (KFT_ARCH_PERCPU_AT_START) they run from the first call, and the
- *    copies setup_per_cpu_areas() made of their data are cleared then;
+ *    the boot CPU's per-CPU base is valid from the start, or made so
+ *    (KFT_ARCH_PERCPU_AT_START, kft_arch_boot_percpu()) they run from
+ *    the first call, and the copies setup_per_cpu_areas() made of their
+ *    data are cleared then;
  *  - no calibrated clock: the hooks read raw cycles and kft_run_finish()
  *    converts the log to ns once the rate is known (kft_limits_set()).
  * Function names are resolved with kallsyms, so static functions work.
@@ -207,6 +208,9 @@ void __init kft_boot_prime(void)
 	struct kft_run *run = &kft_boot_run;
 	const char *text, *origin;
 
+#ifdef kft_arch_boot_percpu	/* the boot CPU's per-CPU base, set early */
+	kft_arch_boot_percpu();
+#endif
 #ifdef KFT_ARCH_BOOT_FDT_RATE
 	kft_boot_fdt_khz = kft_boot_fdt_rate();
 #endif

@@ -30,7 +30,7 @@
 # Kernels: x86_64, arm64 and riscv64 with GCC (the check kernels, their
 # static run); in make check-full x86_64 and arm64 with Clang too (kft=);
 # ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).  Not arm: its
-# boot run's early calls take the full hooks (kft.rst).
+# calibration overstates a call's cost in place (kft.rst).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"

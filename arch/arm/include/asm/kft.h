@@ -13,6 +13,7 @@
 #ifndef _ASM_ARM_KFT_H
 #define _ASM_ARM_KFT_H
 
+#include <linux/percpu.h>
 #include <asm/arch_timer.h>
 #include <asm/cputype.h>
 #include <asm/memory.h>
@@ -58,6 +59,22 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 {
 	return arch_timer_get_cntfrq() / 1000;
 }
+
+/*
+ * The per-CPU offset (TPIDRPRW) is set only in smp_setup_processor_id();
+ * kft_boot_prime() sets it to 0 first, as that will, so a boot run's fast
+ * paths use the boot CPU's per-CPU data from the first call
+ * (kernel/kft_boot.c).  Not on ARMv6, whose offset read is fixed up for
+ * SMP-on-UP only in setup_arch().
+ */
+#ifndef CONFIG_CPU_V6
+#define KFT_ARCH_PERCPU_AT_START
+#define kft_arch_boot_percpu kft_arch_boot_percpu
+static __always_inline void kft_arch_boot_percpu(void)
+{
+	set_my_cpu_offset(0);
+}
+#endif
 
 /* Bounds while CNTFRQ reads 0 (left to the device tree): 1 MHz to 1 GHz. */
 #define KFT_ARCH_BOOT_KHZ_LO	1000U

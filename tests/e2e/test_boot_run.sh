@@ -126,7 +126,16 @@ boot_report_checks() {
 	# the tracer, is off around the kernel's clocksource switch); the
 	# longest take as long by both, where ktime had a real clock (before
 	# clocksource_done_booting it counts jiffies, late under emulation).
-	awk 'FNR == NR { dbg[$1] = $2; real[$1] = $3; order[++nd] = $1; next } { kd[$1] = $2; seq[++nk] = $1 }
+	# initcall_debug reads the clock in do_one_initcall()'s callbacks, so
+	# its time may also hold what ran there around the initcall (the
+	# task preempted in the callback, in a CI run: 18 ms): it must then
+	# lie between kd's time of the initcall and of its do_one_initcall().
+	awk '/^------/ { d = 1; next }
+		d && $4 == "do_one_initcall" { doi = $2 }
+		d && $5 ~ /^do_one_initcall\+/ { print $4, doi }' "$out/boot.sym" > "$out/do_one_initcall.txt"
+	awk 'FILENAME == ARGV[1] { dbg[$1] = $2; real[$1] = $3; order[++nd] = $1; next }
+		FILENAME == ARGV[2] { doi[$1] = $2; next }
+		{ kd[$1] = $2; seq[++nk] = $1 }
 		END {
 			j = 1
 			for (i = 1; i <= nk; i++) {
@@ -135,12 +144,15 @@ boot_report_checks() {
 			}
 			for (f in dbg) if (dbg[f] >= 5000) { big++; if (f in kd) found++; else print "note: kd has no " f " (" dbg[f] " us)" }
 			for (f in kd) if ((f in dbg) && dbg[f] >= 20000 && real[f]) {
+				tol = 0.1 * dbg[f] + 4000
 				d = kd[f] - dbg[f]; if (d < 0) d = -d
-				if (d > 0.1 * dbg[f] + 4000) { print f ": kd " kd[f] ", initcall_debug " dbg[f]; bad = 1 }
+				around = (f in doi) && doi[f] > 0 && dbg[f] > kd[f] && dbg[f] <= doi[f] + tol
+				if (d > tol && !around) { print f ": kd " kd[f] ", initcall_debug " dbg[f] ", do_one_initcall " doi[f]; bad = 1 }
+				else if (d > tol) print "note: " f ": kd " kd[f] ", initcall_debug " dbg[f] ", within do_one_initcall " doi[f]
 				m++
 			}
 			exit bad || m < 1 || nd < 50 || nk < 20 || found < 0.9 * big
-		}' "$out/initcall_debug.txt" "$out/kd-initcalls.txt" >&2
+		}' "$out/initcall_debug.txt" "$out/do_one_initcall.txt" "$out/kd-initcalls.txt" >&2
 	ok $? "$label: kd --boot's initcalls are initcall_debug's, in order; $(awk '$2 >= 5000' "$out/initcall_debug.txt" | wc -l) over 5 ms, the longest as long"
 }
 

@@ -65,6 +65,22 @@ static __printf(2, 3) void __init kft_boot_say(bool failed,
 	kft_boot_failed = failed;
 }
 
+#ifdef kft_arch_boot_fdt
+/* Property name of node path in the arch's early device tree, or NULL. */
+static const void * __init kft_boot_fdt_prop(const char *path,
+					     const char *name, int *len)
+{
+	const void *fdt = kft_arch_boot_fdt();
+	int node;
+
+	*len = 0;
+	if (!fdt || fdt_check_header(fdt))
+		return NULL;
+	node = fdt_path_offset(fdt, path);
+	return node < 0 ? NULL : fdt_getprop(fdt, node, name, len);
+}
+#endif
+
 /*
  * The command line as setup_arch() will find it.  An arch that fills
  * boot_command_line only there says where its early device tree is
@@ -73,18 +89,13 @@ static __printf(2, 3) void __init kft_boot_say(bool failed,
 static const char * __init kft_boot_cmdline_src(void)
 {
 #ifdef kft_arch_boot_fdt
-	const void *fdt = kft_arch_boot_fdt();
 	const char *args = NULL;
-	int node, len;
+	int len;
 
-	if (!IS_ENABLED(CONFIG_CMDLINE_FORCE) && fdt &&
-	    fdt_check_header(fdt) == 0) {
-		node = fdt_path_offset(fdt, "/chosen");
-		if (node >= 0)
-			args = fdt_getprop(fdt, node, "bootargs", &len);
-		if (args && (len <= 0 || args[len - 1] || !args[0]))
-			args = NULL;
-	}
+	if (!IS_ENABLED(CONFIG_CMDLINE_FORCE))
+		args = kft_boot_fdt_prop("/chosen", "bootargs", &len);
+	if (args && (len <= 0 || args[len - 1] || !args[0]))
+		args = NULL;
 	return args ? args : CONFIG_CMDLINE;
 #else
 	return boot_command_line;
@@ -102,15 +113,10 @@ unsigned long kft_boot_fdt_khz __ro_after_init;
  */
 static unsigned long __init kft_boot_fdt_rate(void)
 {
-	const void *fdt = kft_arch_boot_fdt();
-	const fdt32_t *rate = NULL;
-	int node, len = 0;
+	const fdt32_t *rate;
+	int len;
 
-	if (!fdt || fdt_check_header(fdt))
-		return 0;
-	node = fdt_path_offset(fdt, "/cpus");
-	if (node >= 0)
-		rate = fdt_getprop(fdt, node, KFT_ARCH_BOOT_FDT_RATE, &len);
+	rate = kft_boot_fdt_prop("/cpus", KFT_ARCH_BOOT_FDT_RATE, &len);
 	return rate && len >= (int)sizeof(*rate) ?
 	       fdt32_to_cpu(*rate) / 1000 : 0;
 }

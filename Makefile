@@ -40,7 +40,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps deps-full install patch check check-full check-unit check-e2e \
-	demo bench bench-tools bench-hooks bench-steps bench-ab fidelity fuzz defconfig-builds clean help kft-target
+	demo bench bench-tools bench-hooks bench-steps bench-ab bench-idle fidelity fuzz defconfig-builds clean help kft-target
 
 all: tools
 
@@ -59,6 +59,8 @@ help:
 	@echo "make bench-hooks       the hooks' instructions per call, per path (callgrind)"
 	@echo "make bench-steps       what each step of a traced call costs under QEMU"
 	@echo "make bench-ab          a revision's hooks against the working tree's (BENCH_A=REV)"
+	@echo "make bench-idle        what an idle KFT kernel's extra instructions are, per kind and function"
+	@echo "                       (QEMU plugin, -icount; IDLE_ARCHES, IDLE_CC, IDLE_OPT=O2|Os)"
 	@echo "make fidelity          KFT's boot times against an untraced kernel's, under QEMU -icount"
 	@echo "                       (FIDELITY_ARCHES, FIDELITY_CC, FIDELITY_OPT=Os|O2)"
 	@echo "                       (BENCH_ICOUNT=1 times make bench, bench-ab, bench-steps the same way)"
@@ -273,6 +275,13 @@ bench-steps: deps
 
 bench-ab: deps
 	@BUILD=$(BUILD) bench/ab.sh
+
+# A QEMU TCG plugin: each kernel instruction's count over a window.
+$(BUILD)/insn_profile.so: bench/insn_profile.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC -fvisibility=hidden -o $@ $<
+bench-idle: deps $(BUILD)/insn_profile.so
+	@BUILD=$(BUILD) bench/idle_profile.sh
 
 fidelity: deps tools-asan
 	@BUILD=$(BUILD) bench/fidelity.sh

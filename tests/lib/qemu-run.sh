@@ -17,6 +17,7 @@
 #               instruction a nanosecond, and idle time is skipped, so the
 #               same boot takes the same guest time on every run and host
 #               (KFT_ICOUNT_SHIFT=N: an instruction 2^N ns; 0 by default)
+#   -p SPEC     load a QEMU TCG plugin: -plugin SPEC (make bench-idle)
 #   -x REGEX    a boot that is not to reach the steps (it panics or hangs):
 #               stop QEMU once the console shows a line matching REGEX (an
 #               extended regular expression); success if it did
@@ -36,8 +37,8 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/tests/lib/arch.sh"
 
 smp=1 append="" timeout=${KTIMEOUT:-300} initrd="" mem=512M el2=() until=""
-tcg=${KFT_TCG_THREAD:-$KTCG} icount=()
-while getopts "s:a:t:i:m:vx:I" o; do
+tcg=${KFT_TCG_THREAD:-$KTCG} icount=() plugin=()
+while getopts "s:a:t:i:m:vx:Ip:" o; do
 	case $o in
 	s) smp=$OPTARG ;;
 	a) append=$OPTARG ;;
@@ -47,11 +48,12 @@ while getopts "s:a:t:i:m:vx:I" o; do
 	v) el2=(-machine virtualization=on) ;;
 	x) until=$OPTARG ;;
 	I) icount=(-icount "shift=${KFT_ICOUNT_SHIFT:-0},sleep=off") tcg=single ;;
+	p) plugin=(-plugin "$OPTARG") ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] [-v] [-I] [-x REGEX] BUILD_DIR OUTDIR STEPS"
+[ $# -eq 3 ] || kft_die "usage: qemu-run.sh [-s N] [-a ARGS] [-t SECS] [-i INITRD] [-m MEM] [-v] [-I] [-p SPEC] [-x REGEX] BUILD_DIR OUTDIR STEPS"
 [ ${#el2[@]} = 0 ] || [ "$KFT_ARCH" = arm64 ] || kft_die "-v is for arm64"
 build=$1 outdir=$2 steps=$3
 kernel=$build/$KIMAGE
@@ -74,7 +76,7 @@ fi
 start=$SECONDS
 set +e
 timeout --foreground -k 5 "$timeout" "${QEMU[@]}" ${el2[@]+"${el2[@]}"} \
-	-accel tcg,thread=$tcg ${icount[@]+"${icount[@]}"} -smp "$smp" -m "$mem" \
+	-accel tcg,thread=$tcg ${icount[@]+"${icount[@]}"} ${plugin[@]+"${plugin[@]}"} -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=$CONSOLE${KPARAMS:+ $KPARAMS} nokaslr panic=-1 oops=panic loglevel=6 kfttests=$steps $append" \
 	-display none -monitor none -no-reboot \

@@ -756,22 +756,28 @@ static __always_inline bool kft_fast_logs(struct kft_run **run,
 					  unsigned long fn, bool entry,
 					  bool *done)
 {
-	int state;
+	int state = READ_ONCE(kft_state);
 
+	/*
+	 * The state first, and its test before anything else is read: calls
+	 * that reach the hooks of an idle kernel (tail calls to the exit
+	 * hook, which stay; with no NOP sites, every call) leave at once.
+	 */
+	if (unlikely(state != KFT_TRIGGERED)) {
+		*run = READ_ONCE(kft_run);
+		*done = kft_fast_idle(*run, state, fn, entry);
+		return false;
+	}
 	*run = READ_ONCE(kft_run);
-	state = READ_ONCE(kft_state);
-	if (likely(state == KFT_TRIGGERED))
-		return true;
-	*done = kft_fast_idle(*run, state, fn, entry);
-	return false;
+	return true;
 }
 
 static __always_inline bool kft_enter_fast(unsigned long fn,
 					   unsigned long site)
 {
-	struct kft_task *ks = &current->kft;
 	struct kft_run *run;
 	struct kft_frame *f;
+	struct kft_task *ks;
 	bool done = false;
 	u64 now, count;
 	u32 d;
@@ -779,6 +785,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	kft_pin();
 	if (unlikely(!kft_fast_logs(&run, fn, true, &done)))
 		goto out;
+	ks = &current->kft;
 	now = kft_arch_cycles();
 	d = ks->depth;
 	if (unlikely(kft_fast_off(run, ks, fn, true, now,
@@ -830,11 +837,11 @@ static noinline notrace void kft_exit_and_leave(struct kft_run *run,
 
 static __always_inline bool kft_exit_fast(unsigned long fn)
 {
-	struct kft_task *ks = &current->kft;
 	const struct kft_frame *f;
-	s32 off = kft_off(fn);
 	struct kft_entry *e;
 	struct kft_run *run;
+	struct kft_task *ks;
+	s32 off = kft_off(fn);	/* before the state test: one instruction less when logging */
 	bool done = false, beyond;
 	u64 now, entry, len, call, inner, trigger_mask;
 	u32 top;
@@ -842,6 +849,7 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	kft_pin();
 	if (unlikely(!kft_fast_logs(&run, fn, false, &done)))
 		goto out;
+	ks = &current->kft;
 	now = kft_arch_cycles();
 	top = ks->depth - 1;		/* wraps if the stack is empty */
 	/* Some frame to compare, without a branch; only the top one counts. */

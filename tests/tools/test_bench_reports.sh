@@ -3,7 +3,8 @@
 # The benchmark reports' arithmetic, on raw data whose answers are known:
 # bench/ab.awk (make bench-ab) turns boots of two kernels into ns per
 # traced call, (traced - untraced, same boot) / calls per operation, and
-# compares their medians.
+# compares their medians; bench/configs.sh, fidelity.awk (make fidelity),
+# idle_sites.awk and idle_profile.awk (make bench-idle).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -77,4 +78,60 @@ ok $? "fidelity.awk: only initcalls timed by a real clock, run twice added up, a
 grep -qxF "Instructions per call of the boot (2000000 calls to the first user program, the boot run's count): idle 20.0, the boot run 180.0 more." "$f/out.md" &&
 	grep -q '^## Fidelity: x86_64, GCC, -O2, Linux 6.12$' "$f/out.md"
 ok $? "fidelity.awk: instructions per call of the boot, idle and traced; the optimisation level named"
+
+# make bench-idle: idle_sites.awk finds the sites and the argument setup
+# just before them, not a tail call, not what comes before other code;
+# idle_profile.awk splits the KFT kernel's excess.
+cat > "$tmp/dis.txt" <<'EOD'
+ffffffff81000000 <f>:
+ffffffff81000000:	push   %rbx
+ffffffff81000001:	mov    0x8(%rsp),%rsi
+ffffffff81000006:	mov    %rdi,%rbx
+ffffffff81000009:	mov    $0xffffffff81000000,%rdi
+ffffffff81000010:	call   ffffffff81100000 <__cyg_profile_func_enter>
+ffffffff81000015:	mov    0x8(%rsp),%rsi
+ffffffff8100001a:	mov    $0xffffffff81000000,%rdi
+ffffffff81000021:	call   ffffffff81100100 <__cyg_profile_func_exit>
+ffffffff81000026:	pop    %rbx
+ffffffff81000027:	ret
+ffffffff81000030 <g>:
+ffffffff81000030:	mov    (%rsp),%rsi
+ffffffff81000034:	mov    $0xffffffff81000030,%rdi
+ffffffff8100003b:	jmp    ffffffff81100100 <__cyg_profile_func_exit>
+EOD
+awk -v arch=x86_64 -f bench/idle_sites.awk "$tmp/dis.txt" > "$tmp/sites.txt"
+printf '%s\n' "ffffffff81000009 arg" "ffffffff81000010 enter" "ffffffff81000015 arg" \
+	"ffffffff8100001a arg" "ffffffff81000021 exit" | sort > "$tmp/sites.want"
+sort "$tmp/sites.txt" | cmp -s - "$tmp/sites.want"
+ok $? "idle_sites.awk: sites and the argument setup just before them; not a tail call, nor past other code"
+# Vanilla runs f (5 instructions) 100 times and h 10; the KFT kernel f's
+# 10 (with 1 site and 1 argument each way) 100 times, a function of its
+# own (k, 3 instructions, entered 20 times) and its exit hook 4 times.
+printf '%s\n' "ffffffff81000000 f" "ffffffff81000100 h" > "$tmp/v.map"
+printf '%s\n' "ffffffff81000000 500" "ffffffff81000100 10" > "$tmp/v.prof"
+printf '%s\n' "ffffffff81000000 f" "ffffffff81000040 k" "ffffffff81000100 h" \
+	"ffffffff81100100 __cyg_profile_func_exit" > "$tmp/k.map"
+printf '%s\n' "ffffffff81000000 600" "ffffffff81000009 100" "ffffffff81000010 100" \
+	"ffffffff81000015 100" "ffffffff81000021 100" "ffffffff81000040 20" "ffffffff81000041 40" \
+	"ffffffff81000100 10" "ffffffff81100100 4" "ffffffff81100101 4" > "$tmp/k.prof"
+printf '%s\n' "ffffffff81000009 arg" "ffffffff81000010 enter" "ffffffff81000015 arg" \
+	"ffffffff81000021 exit" > "$tmp/k.sites"
+awk -v title=t -v top=3 -f bench/idle_profile.awk "$tmp/k.sites" "$tmp/v.map" "$tmp/v.prof" \
+	"$tmp/k.map" "$tmp/k.prof" > "$tmp/idle.txt"
+rc=$?
+sed 's/^/# /' "$tmp/idle.txt"
+# Excess 1078 - 510 = 568: sites 200, arguments 200, the hook 8, the rest
+# 160 (f's 100 more, k's 60); 100 calls.
+[ $rc = 0 ] &&
+	grep -qE '^  KFT, no run \(idle\) +0\.00 M +2\.114x vanilla$' "$tmp/idle.txt" &&
+	grep -qE '^  KFT.s excess +0\.00 M +100\.0% +5\.68 a call$' "$tmp/idle.txt" &&
+	grep -qE '^    hook call sites, NOPs \(entry and exit\) +0\.00 M +35\.2% +2\.00 a call$' "$tmp/idle.txt" &&
+	grep -qE '^    their arguments, set up just before them +0\.00 M +35\.2% +2\.00 a call$' "$tmp/idle.txt" &&
+	grep -qE '^    KFT.s own functions +0\.00 M +1\.4% +0\.08 a call$' "$tmp/idle.txt" &&
+	grep -qE '^      \(the hooks called 4 times' "$tmp/idle.txt" &&
+	grep -qE '^    the rest: the code around the calls +0\.00 M +28\.2% +1\.60 a call$' "$tmp/idle.txt" &&
+	grep -qE 'called 20 times' "$tmp/idle.txt" &&
+	grep -qE '^    f +100 +vanilla +500 +KFT +600$' "$tmp/idle.txt" &&
+	grep -qE '^    k +20 +vanilla +0 +KFT +60$' "$tmp/idle.txt"
+ok $? "idle_profile.awk: the excess split into sites, arguments, KFT's functions and the rest"
 tap_done

@@ -62,13 +62,14 @@ static DEFINE_IRQ_WORK(kft_sites_kick_work, kft_sites_kick);
 struct kft_site_table {
 	const unsigned long *start, *stop;
 	void *hook;
+	bool tails;	/* lists tail calls too (KFT_ARCH_SITE_TAILS) */
 };
 
 static const struct kft_site_table kft_site_tables[] = {
 	{ __start___kft_enter_loc, __stop___kft_enter_loc,
-	  __cyg_profile_func_enter },
+	  __cyg_profile_func_enter, false },
 	{ __start___kft_exit_loc, __stop___kft_exit_loc,
-	  __cyg_profile_func_exit },
+	  __cyg_profile_func_exit, true },
 };
 
 /* Init memory (.init.text, and .exit.text on x86) is freed after boot. */
@@ -225,6 +226,45 @@ static inline bool kft_site_holds(unsigned long site, const u8 *insn)
 	return true;
 }
 
+/*
+ * A tail call to the exit hook - a jump, its function's last instruction,
+ * which the hook returns from to the function's caller - cannot become a
+ * NOP: while no run is armed it returns instead, by a jump here (the
+ * return as the compiler makes it: a return thunk, where the kernel uses
+ * one) or the architecture's own return.  An idle kernel's calls of a
+ * function that ends so then skip the hook: 700,000 of x86_64's 3.2
+ * million calls to the first user program.  Architectures whose tables
+ * list tail calls say so with KFT_ARCH_SITE_TAILS, and encode them with
+ * kft_arch_site_tail().
+ */
+noinline notrace void kft_site_ret(void)
+{
+}
+
+#ifndef KFT_ARCH_SITE_TAILS
+static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
+{
+	return false;
+}
+#endif
+
+/*
+ * What to write at a site (want) and what it must hold for that (have):
+ * the hook's call and the NOP, or for a tail call (found holding neither),
+ * the jump to the hook and the return.
+ */
+static void kft_site_forms(const struct kft_site_table *t, unsigned long site,
+			   bool live, u8 *want, u8 *have)
+{
+	kft_arch_site_insn(want, site, live ? t->hook : NULL);
+	kft_arch_site_insn(have, site, live ? NULL : t->hook);
+	if (!t->tails || kft_site_holds(site, have) ||
+	    kft_site_holds(site, want))
+		return;
+	if (kft_arch_site_tail(want, site, live ? t->hook : NULL))
+		kft_arch_site_tail(have, site, live ? NULL : t->hook);
+}
+
 /* How sites are written. */
 enum kft_patch {
 	KFT_PATCH_EARLY,	/* one CPU, interrupts off, text writable */
@@ -250,8 +290,7 @@ static void kft_sites_set_table(const struct kft_site_table *t,
 		if (mod ? !kft_site_in_module_text(site, mod) :
 			  kft_site_gone(site))
 			continue;
-		kft_arch_site_insn(want, site, live ? t->hook : NULL);
-		kft_arch_site_insn(have, site, live ? NULL : t->hook);
+		kft_site_forms(t, site, live, want, have);
 		if (!kft_site_holds(site, have)) {
 			if (!kft_site_holds(site, want))
 				kft_site_unexpected(site, early);

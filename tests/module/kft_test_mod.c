@@ -44,28 +44,52 @@ struct kft_test_mod_count {
 
 enum { SITE_OTHER, SITE_CALL, SITE_NOP };
 
-/* What a site holds, decoded here rather than with KFT's asm/kft.h. */
+/*
+ * What a site holds, decoded here rather than with KFT's asm/kft.h: the
+ * call, or the NOP; for a tail call of the exit hook (a jump), the jump to
+ * the hook, or a jump to a return (counted as the NOP it stands for).
+ */
 static int kft_test_mod_site(const void *site, void *hook)
 {
 #ifdef CONFIG_X86
 	static const u8 nop[CALL_INSN_SIZE] = { BYTES_NOP5 };
+	static const u8 endbr[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	const u8 *at = site, *to;
+	s32 rel;
 
 	if (!memcmp(site, text_gen_insn(CALL_INSN_OPCODE, site, hook),
-		    CALL_INSN_SIZE))
+		    CALL_INSN_SIZE) ||
+	    !memcmp(site, text_gen_insn(JMP32_INSN_OPCODE, site, hook),
+		    JMP32_INSN_SIZE))
 		return SITE_CALL;
 	if (!memcmp(site, nop, CALL_INSN_SIZE))
 		return SITE_NOP;
+	if (at[0] == JMP32_INSN_OPCODE) {
+		memcpy(&rel, at + 1, sizeof(rel));
+		to = at + JMP32_INSN_SIZE + rel;
+		if (!memcmp(to, endbr, sizeof(endbr)))
+			to += sizeof(endbr);
+		/* RET, or a JMP to the return thunk */
+		if (to[0] == RET_INSN_OPCODE || to[0] == JMP32_INSN_OPCODE)
+			return SITE_NOP;
+	}
 #endif
 #ifdef CONFIG_ARM64
-	u32 insn = le32_to_cpu(*(__le32 *)site);
+	u32 insn = le32_to_cpu(*(__le32 *)site), op = insn & 0xfc000000;
+	const __le32 *to;
 
-	/* BL: imm26, in words, signed. */
-	if (aarch64_insn_is_bl(insn) &&
-	    (unsigned long)site + sign_extend64((insn & 0x3ffffff) << 2, 27) ==
-	    (unsigned long)hook)
+	/* BL, B: imm26, in words, signed. */
+	to = site + sign_extend64((insn & 0x3ffffff) << 2, 27);
+	if ((op == 0x94000000 || op == 0x14000000) && (void *)to == hook)
 		return SITE_CALL;
 	if (insn == 0xd503201f)		/* NOP; 6.1 exports no aarch64_insn_gen_nop() */
 		return SITE_NOP;
+	if (op == 0x14000000) {
+		if (le32_to_cpu(*to) == 0xd503245f)	/* BTI C */
+			to++;
+		if (le32_to_cpu(*to) == 0xd65f03c0)	/* RET */
+			return SITE_NOP;
+	}
 #endif
 	return SITE_OTHER;
 }

@@ -144,6 +144,27 @@ static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 	memcpy(insn, &mem, sizeof(mem));
 }
 
+/*
+ * A tail call to the exit hook (scripts/kftsites lists it with the exit's
+ * calls) is a B: to the hook, or while no run is armed to kft_site_ret(), a
+ * return (kernel/kft_sites.c).
+ */
+#define KFT_ARCH_SITE_TAILS
+void kft_site_ret(void);
+
+static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
+{
+	u32 op = __arm_gen_branch(site, (unsigned long)(hook ?: kft_site_ret),
+				  false, false);
+	u32 mem;
+
+	if (!op)	/* out of reach: a module's, through a PLT */
+		return false;
+	mem = kft_arm_insn_to_mem(op);
+	memcpy(insn, &mem, sizeof(mem));
+	return true;
+}
+
 /* Every other CPU is stopped (kft_sites.c); this flushes the range. */
 static inline void kft_arch_site_poke(void *site, const u8 *insn)
 {

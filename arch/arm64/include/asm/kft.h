@@ -89,20 +89,45 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
  */
 #define KFT_A64_NOP	0xd503201fU
 #define KFT_A64_BL	0x94000000U	/* imm26: the offset in words */
+#define KFT_A64_B	0x14000000U
+
+/* A branch from site to 'to', or false if out of its reach (a PLT's). */
+static inline bool kft_a64_branch(u8 *insn, u32 op, unsigned long site,
+				  void *to)
+{
+	long off = (unsigned long)to - site;
+	__le32 le;
+
+	if (off < -SZ_128M || off >= SZ_128M)
+		return false;
+	le = cpu_to_le32(op | ((u32)(off >> 2) & GENMASK(25, 0)));
+	memcpy(insn, &le, sizeof(le));
+	return true;
+}
 
 static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 {
-	unsigned long to = (unsigned long)hook;
-	long off = to - site;
-	__le32 le;
+	__le32 le = cpu_to_le32(KFT_A64_NOP);
 
-	if (!hook)
-		le = cpu_to_le32(KFT_A64_NOP);
-	else if (off >= -SZ_128M && off < SZ_128M)
-		le = cpu_to_le32(KFT_A64_BL | ((u32)(off >> 2) & GENMASK(25, 0)));
-	else			/* a module's call through a PLT: left alone */
+	if (hook && kft_a64_branch(insn, KFT_A64_BL, site, hook))
+		return;
+	if (hook)	/* a module's call through a PLT: left alone */
 		le = cpu_to_le32(AARCH64_BREAK_FAULT);
 	memcpy(insn, &le, sizeof(le));
+}
+
+/*
+ * A tail call to the exit hook (scripts/kftsites lists it with the exit's
+ * calls) is a B: to the hook, or while no run is armed to kft_site_ret(), a
+ * RET (kernel/kft_sites.c).  B to B may change while other CPUs run it, as
+ * BL to NOP may; B to RET may not.
+ */
+#define KFT_ARCH_SITE_TAILS
+void kft_site_ret(void);
+
+static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
+{
+	return kft_a64_branch(insn, KFT_A64_B, site, hook ?: kft_site_ret);
 }
 
 /*

@@ -106,6 +106,39 @@ static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 	memcpy(insn, w, sizeof(w));
 }
 
+/*
+ * A tail call to the exit hook (scripts/kftsites lists it with the exit's
+ * calls) is "auipc R, hi" then "jalr x0, lo(R)", R the register the
+ * assembler chose.  Only the JALR changes: to a RET (jalr x0, 0(ra))
+ * while no run is armed, and back; R is dead there.
+ */
+#define KFT_ARCH_SITE_TAILS
+#define KFT_RV_AUIPC	0x00000017U	/* auipc x0, 0 */
+#define KFT_RV_JALR_X0	0x00000067U	/* jalr x0, 0(x0) */
+#define KFT_RV_RET	0x00008067U	/* jalr x0, 0(ra) */
+void kft_site_ret(void);
+
+static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
+{
+	long off = (long)hook - (long)site;
+	__le32 w[2];
+	u32 rd;
+
+	memcpy(&w[0], (void *)site, sizeof(w[0]));
+	if ((le32_to_cpu(w[0]) & 0x7f) != KFT_RV_AUIPC)
+		return false;
+	rd = le32_to_cpu(w[0]) & 0xf80;		/* bits 7-11 */
+	if (hook) {
+		w[0] = cpu_to_le32(KFT_RV_AUIPC | rd | ((off + 0x800) & 0xfffff000));
+		w[1] = cpu_to_le32(KFT_RV_JALR_X0 | rd << 8 |	/* rs1 */
+				   (u32)(off & 0xfff) << 20);
+	} else {
+		w[1] = cpu_to_le32(KFT_RV_RET);
+	}
+	memcpy(insn, w, sizeof(w));
+	return true;
+}
+
 /* Only the JALR; every other hart is stopped (kft_sites.c). */
 static inline void kft_arch_site_poke(void *site, const u8 *insn)
 {

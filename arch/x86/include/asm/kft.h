@@ -80,6 +80,21 @@ static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 		memcpy(insn, x86_nops[CALL_INSN_SIZE], CALL_INSN_SIZE);
 }
 
+/*
+ * A tail call to the exit hook (objtool --kft lists it with the exit's
+ * calls) is a 5-byte JMP rel32: to the hook, or while no run is armed to
+ * kft_site_ret(), a RET as the kernel makes them (kernel/kft_sites.c).
+ */
+#define KFT_ARCH_SITE_TAILS
+void kft_site_ret(void);
+
+static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
+{
+	memcpy(insn, text_gen_insn(JMP32_INSN_OPCODE, (void *)site,
+				   hook ?: kft_site_ret), JMP32_INSN_SIZE);
+	return true;
+}
+
 /* Live patching, in batches: int3 first, so CPUs running the site cope. */
 static inline void kft_arch_site_poke(void *site, const u8 *insn)
 {

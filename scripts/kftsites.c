@@ -13,13 +13,15 @@
  * collect them the same way.
  *
  * Calls are told by their relocation type.  A tail call to the exit hook
- * (a branch, not a branch and link) is also the function's return: it is
- * left out, and stays a call.
+ * (a branch, not a branch and link) is also the function's return, which
+ * the kernel turns into a return while no run is armed: it is listed with
+ * the exit's calls.  A conditional one is not: it would stay a call.
  *
- *   arm64   R_AARCH64_CALL26 (JUMP26: tail call)
- *   arm     R_ARM_CALL, R_ARM_THM_CALL (JUMP24, THM_JUMP24: tail calls)
- *   riscv   R_RISCV_CALL(_PLT) whose JALR links to ra (x0: tail call)
- *   x86_64  R_X86_64_PLT32/PC32 after a CALL opcode (JMP: tail call)
+ *   arm64   R_AARCH64_CALL26; JUMP26 (B) a tail call
+ *   arm     R_ARM_CALL, R_ARM_THM_CALL; JUMP24 (an unconditional B in
+ *           ARM), THM_JUMP24 (B.W) a tail call
+ *   riscv   R_RISCV_CALL(_PLT) whose JALR links to ra; to x0, a tail call
+ *   x86_64  R_X86_64_PLT32/PC32 after a CALL opcode; JMP: a tail call
  *
  * Run by the kernel build on each instrumented object, as recordmcount is
  * (scripts/Makefile.build), on architectures without objtool.  An object
@@ -42,11 +44,17 @@
 #ifndef R_AARCH64_CALL26
 #define R_AARCH64_CALL26	283
 #endif
+#ifndef R_AARCH64_JUMP26
+#define R_AARCH64_JUMP26	282
+#endif
 #ifndef R_AARCH64_ABS64
 #define R_AARCH64_ABS64		257
 #endif
 #ifndef R_ARM_THM_CALL
 #define R_ARM_THM_CALL		10	/* glibc: R_ARM_THM_PC22 */
+#endif
+#ifndef R_ARM_THM_JUMP24
+#define R_ARM_THM_JUMP24	30
 #endif
 #ifndef R_RISCV_CALL
 #define R_RISCV_CALL		18
@@ -189,19 +197,32 @@ static const uint8_t *sec_bytes(Elf_Scn *scn, uint64_t off, size_t len)
 }
 
 /*
- * Is the relocation at off in text a call (not a tail call) of the
- * architecture?  -1: malformed.
+ * Is the relocation at off in text, against hook h, one of h's sites: a
+ * call, or a tail call of the exit hook?  -1: malformed.
  */
-static int is_call(const struct object *o, Elf_Scn *text, unsigned int type,
-		   uint64_t off)
+static int is_site(const struct object *o, Elf_Scn *text, unsigned int type,
+		   uint64_t off, enum hook h)
 {
 	const uint8_t *p;
 
 	switch (o->eh.e_machine) {
 	case EM_AARCH64:
-		return type == R_AARCH64_CALL26;
+		return type == R_AARCH64_CALL26 ||
+		       (h == EXIT && type == R_AARCH64_JUMP26);
 	case EM_ARM:
-		return type == R_ARM_CALL || type == R_ARM_THM_CALL;
+		if (type == R_ARM_CALL || type == R_ARM_THM_CALL)
+			return 1;
+		if (h != EXIT)
+			return 0;
+		if (type == R_ARM_THM_JUMP24)
+			return 1;
+		if (type != R_ARM_JUMP24)
+			return 0;
+		/* B (bits 27-24 1010), its condition (31-28) always. */
+		p = sec_bytes(text, off, 4);
+		if (!p)
+			return -1;
+		return p[3] == 0xea;
 	case EM_RISCV:
 		if (type != R_RISCV_CALL && type != R_RISCV_CALL_PLT)
 			return 0;
@@ -209,7 +230,13 @@ static int is_call(const struct object *o, Elf_Scn *text, unsigned int type,
 		p = sec_bytes(text, off + 4, 4);
 		if (!p)
 			return -1;
-		return ((p[0] >> 7 | p[1] << 1) & 0x1f) == 1;
+		switch ((p[0] >> 7 | p[1] << 1) & 0x1f) {
+		case 1:
+			return 1;
+		case 0:
+			return h == EXIT;
+		}
+		return 0;
 	case EM_X86_64:
 		if (type != R_X86_64_PLT32 && type != R_X86_64_PC32)
 			return 0;
@@ -218,7 +245,7 @@ static int is_call(const struct object *o, Elf_Scn *text, unsigned int type,
 		p = sec_bytes(text, off - 1, 1);
 		if (!p)
 			return -1;
-		return *p == 0xe8;	/* CALL rel32; 0xe9 is JMP */
+		return *p == 0xe8 || (h == EXIT && *p == 0xe9);	/* CALL, JMP */
 	}
 	return 0;
 }
@@ -406,7 +433,7 @@ static int find_sites(struct object *o)
 			h = hook_of(o, GELF_R_SYM(r.r_info));
 			if (h == NR_HOOKS)
 				continue;
-			call = is_call(o, text, GELF_R_TYPE(r.r_info), r.r_offset);
+			call = is_site(o, text, GELF_R_TYPE(r.r_info), r.r_offset, h);
 			if (call < 0)
 				return fail(o, "relocation outside its section");
 			if (!call)
@@ -775,17 +802,11 @@ out:
  * followed.
  */
 
-#ifndef R_AARCH64_JUMP26
-#define R_AARCH64_JUMP26	282
-#endif
 #ifndef R_AARCH64_CONDBR19
 #define R_AARCH64_CONDBR19	280
 #endif
 #ifndef R_AARCH64_TSTBR14
 #define R_AARCH64_TSTBR14	279
-#endif
-#ifndef R_ARM_THM_JUMP24
-#define R_ARM_THM_JUMP24	30
 #endif
 #ifndef R_ARM_THM_JUMP19
 #define R_ARM_THM_JUMP19	51

@@ -3,8 +3,9 @@
 # scripts/kftsites (ASan/UBSan build): the call sites it lists in an
 # object's __kft_enter_loc and __kft_exit_loc are exactly where the object
 # calls the hooks - checked by running a program that notes where its hooks
-# are called from (x86_64), and against the relocations of an arm64 object -
-# tail calls are left out, and bad objects are refused and left as they were.
+# are called from (x86_64), and against the relocations of arm64, riscv64
+# and arm objects - tail calls to the exit hook are listed with its calls,
+# and bad objects are refused and left as they were.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -23,15 +24,17 @@ gcc -no-pie -o "$tmp/prog" "$tmp/prog.o" "$tmp/hooks.o" 2> "$tmp/ld.txt"
 ok $? "x86_64: the object still links"
 "$tmp/prog" > "$tmp/run.txt"
 ok $? "x86_64: every hook call came from a listed site, every listed site called ($(tr '\n' ' ' < "$tmp/run.txt"))"
-grep -q '^tail calls: [1-9]' "$tmp/run.txt"
-ok $? "x86_64: a tail call (JMP) to the exit hook was made and is not listed"
+njmp=$(objdump -d "$tmp/prog" | grep -c 'jmp .*<__cyg_profile_func_exit>')
+grep -q "^tail calls: [1-9][0-9]*, tail call sites listed: $njmp\$" "$tmp/run.txt" && [ "$njmp" -ge 1 ]
+ok $? "x86_64: a tail call (JMP) to the exit hook was made, and each of the $njmp is listed"
 cp "$tmp/prog.o" "$tmp/again.o"
 "$KS" "$tmp/again.o" && cmp -s "$tmp/prog.o" "$tmp/again.o"
 ok $? "an object with the sections already is left as it is"
 
-# Cross-compiled objects: the calls to each hook that objdump shows (not
-# tail calls: arm64 JUMP26, arm JUMP24, riscv "auipc t1; jr t1") must be
-# exactly the sites listed, as "SECTION OFFSET".
+# Cross-compiled objects: the calls to each hook that objdump shows, and
+# the tail calls to the exit hook (arm64 JUMP26, arm JUMP24 and THM_JUMP24,
+# riscv "auipc t1; jr t1"), must be exactly the sites listed, as "SECTION
+# OFFSET".
 calls() {	# calls OBJDUMP OBJ HOOK
 	"$1" -dr "$2" | awk -v hook="$3" '
 		function hex(x) { sub(/^0+/, "", x); return x == "" ? "0" : x }
@@ -40,7 +43,8 @@ calls() {	# calls OBJDUMP OBJ HOOK
 		/^\t\t\t/ && $3 == hook {
 			t = $2; at = $1; sub(/:$/, "", at)
 			if (t == "R_AARCH64_CALL26" || t == "R_ARM_CALL" || t == "R_ARM_THM_CALL" ||
-			    (t == "R_RISCV_CALL_PLT" || t == "R_RISCV_CALL") && insn ~ /auipc[ \t]+ra,/)
+			    (t ~ /^R_(AARCH64_JUMP26|ARM_JUMP24|ARM_THM_JUMP24)$/ && hook ~ /_exit$/) ||
+			    (t == "R_RISCV_CALL_PLT" || t == "R_RISCV_CALL") && (insn ~ /auipc[ \t]+ra,/ || hook ~ /_exit$/))
 				print sec, hex(at)
 		}' | sort
 }
@@ -78,7 +82,7 @@ cross() {
 		calls "${cc}objdump" "$o" "__cyg_profile_func_$h" > "$tmp/calls.$h"
 		listed "${cc}readelf" "$o" "__kft_${h}_loc" > "$tmp/listed.$h"
 		[ -s "$tmp/calls.$h" ] && cmp -s "$tmp/calls.$h" "$tmp/listed.$h"
-		ok $? "$name: __kft_${h}_loc lists each call to the $h hook, no tail call ($(wc -l < "$tmp/listed.$h") sites)"
+		ok $? "$name: __kft_${h}_loc lists each call to the $h hook$([ $h = exit ] && echo ", and each tail call") ($(wc -l < "$tmp/listed.$h") sites)"
 	done
 	"${cc}ld" -r "$o" -o "$tmp/$name-r.o" &&
 	"${cc}readelf" -SW "$tmp/$name-r.o" | grep -q '__kft_exit_loc'

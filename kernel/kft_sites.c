@@ -62,14 +62,13 @@ static DEFINE_IRQ_WORK(kft_sites_kick_work, kft_sites_kick);
 struct kft_site_table {
 	const unsigned long *start, *stop;
 	void *hook;
-	bool tails;	/* lists tail calls too (KFT_ARCH_SITE_TAILS) */
 };
 
 static const struct kft_site_table kft_site_tables[] = {
 	{ __start___kft_enter_loc, __stop___kft_enter_loc,
-	  __cyg_profile_func_enter, false },
+	  __cyg_profile_func_enter },
 	{ __start___kft_exit_loc, __stop___kft_exit_loc,
-	  __cyg_profile_func_exit, true },
+	  __cyg_profile_func_exit },
 };
 
 /* Init memory (.init.text, and .exit.text on x86) is freed after boot. */
@@ -258,8 +257,8 @@ static void kft_site_forms(const struct kft_site_table *t, unsigned long site,
 {
 	kft_arch_site_insn(want, site, live ? t->hook : NULL);
 	kft_arch_site_insn(have, site, live ? NULL : t->hook);
-	if (!t->tails || kft_site_holds(site, have) ||
-	    kft_site_holds(site, want))
+	if (t->hook != __cyg_profile_func_exit ||
+	    kft_site_holds(site, have) || kft_site_holds(site, want))
 		return;
 	if (kft_arch_site_tail(want, site, live ? t->hook : NULL))
 		kft_arch_site_tail(have, site, live ? NULL : t->hook);

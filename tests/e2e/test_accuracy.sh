@@ -27,10 +27,9 @@
 # first user program (its printk clock starts elsewhere: counted from
 # where KFT's line puts start_kernel() on it).
 #
-# Kernels: x86_64, arm64 and riscv64 with GCC (the check kernels, their
-# static run); in make check-full x86_64 and arm64 with Clang too (kft=);
-# ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).  Not arm: its
-# calibration overstates a call's cost in place (kft.rst).
+# Kernels: x86_64, arm64, riscv64 and arm with GCC (the check kernels,
+# their static run); in make check-full x86_64 and arm64 with Clang too
+# (kft=); ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -42,7 +41,8 @@ DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace fi
 SCHED_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter funclist do_one_initcall schedule __cond_resched fend"
 KERNELS=${ACCURACY_KERNELS:-"x86_64 $KFT_CHECK_VARIANT gcc
 arm64 $KFT_CHECK_VARIANT gcc
-riscv64 $KFT_CHECK_VARIANT gcc"}
+riscv64 $KFT_CHECK_VARIANT gcc
+arm $KFT_CHECK_VARIANT gcc"}
 [ -n "${ACCURACY_KERNELS:-}" ] || [ "${KFT_TIER:-check}" != full ] ||
 	KERNELS+=$'\nx86_64 kft clang\narm64 kft clang'
 make -s tools-asan || exit 1

@@ -18,8 +18,9 @@
  *    a run starts the 1 s poll that decides this, and arming a run
  *    cancels it, so that KFT's own work is not in its logs.
  *
- * A site is changed only if it holds what it should: the call, or the NOP.
- * Anything else is left alone and counted.  Sites in init memory are left
+ * A site is changed only if it holds what it should: the call, or the NOP;
+ * for a tail call to the exit hook, the jump, or the return it becomes
+ * (kft_site_forms()).  Anything else is left alone and counted.  Sites in init memory are left
  * alone once it is freed.
  *
  * Modules have tables of their own (found by the module loader): a module

@@ -107,12 +107,12 @@ static inline bool kft_a64_branch(u8 *insn, u32 op, unsigned long site,
 
 static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 {
-	__le32 le = cpu_to_le32(KFT_A64_NOP);
+	__le32 le;
 
 	if (hook && kft_a64_branch(insn, KFT_A64_BL, site, hook))
 		return;
-	if (hook)	/* a module's call through a PLT: left alone */
-		le = cpu_to_le32(AARCH64_BREAK_FAULT);
+	/* The NOP; or out of BL's reach (a PLT's call): a word never there */
+	le = cpu_to_le32(hook ? AARCH64_BREAK_FAULT : KFT_A64_NOP);
 	memcpy(insn, &le, sizeof(le));
 }
 

@@ -10,7 +10,8 @@
  *
  *  - if no boot run is primed, every site becomes a NOP: before
  *    start_kernel() where the architecture can write its text then (one
- *    CPU, interrupts off: plain stores), else at early_initcall;
+ *    CPU, interrupts off: plain stores, then kft_arch_sites_early_done()),
+ *    else at early_initcall;
  *  - before a run is armed, every site becomes its call again, through
  *    the architecture's live patching (asm/kft.h: kft_arch_site_poke());
  *  - once no run has been armed for two seconds, they become NOPs again:
@@ -476,6 +477,7 @@ static void kft_sites_set(bool live, bool early)
 void __init kft_sites_boot(void)
 {
 	kft_sites_set(false, true);
+	kft_arch_sites_early_done();
 }
 #else
 static bool kft_sites_nop_early __initdata;

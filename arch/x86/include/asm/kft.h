@@ -71,6 +71,11 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 #define KFT_SITE_SIZE	CALL_INSN_SIZE
 #define KFT_ARCH_SITES_BEFORE_START
 
+/* The CPU fetches what it stored: nothing to make coherent. */
+static inline void kft_arch_sites_early_done(void)
+{
+}
+
 static inline void kft_arch_site_insn(u8 *insn, unsigned long site, void *hook)
 {
 	if (hook)

@@ -21,8 +21,8 @@
  *
  * A site is changed only if it holds what it should: the call, or the NOP;
  * for a tail call to the exit hook, the jump, or the return it becomes
- * (kft_site_forms()).  Anything else is left alone and counted.  Sites in init memory are left
- * alone once it is freed.
+ * (kft_site_forms()).  Anything else is left alone and counted.  Sites in
+ * init memory are left alone once it is freed.
  *
  * Modules have tables of their own (found by the module loader): a module
  * coming in while the sites are NOPs gets NOPs before it runs, and is

@@ -103,6 +103,7 @@ static __always_inline const void *kft_arch_boot_fdt(void)
 #include <asm/cacheflush.h>
 #include <asm/insn.h>
 #include <asm/opcodes.h>
+#include <asm/sections.h>
 
 /*
  * A hook's call site (listed by scripts/kftsites) is a BL, or a NOP in its
@@ -113,6 +114,21 @@ static __always_inline const void *kft_arch_boot_fdt(void)
  */
 #define KFT_SITE_SIZE	4
 #define KFT_ARCH_SITES_STOP_MACHINE
+
+/*
+ * head.S maps the kernel's text writable, and it stays so until
+ * mark_rodata_ro().  setup_arch() calls kft_boot_text_writable() once
+ * setup_processor() has set up the cache functions: the first NOPs are
+ * plain stores, one CPU, interrupts off, then made fetchable once.
+ */
+#define KFT_ARCH_SITES_IN_SETUP_ARCH
+
+static inline void kft_arch_sites_early_done(void)
+{
+	flush_icache_range((unsigned long)_stext, (unsigned long)_etext);
+	flush_icache_range((unsigned long)_sinittext,
+			   (unsigned long)_einittext);
+}
 
 /*
  * vmlinux's sites are written through a writable mapping of its text

@@ -74,14 +74,33 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 #include <linux/string.h>
 #include <asm/cacheflush.h>
 #include <asm/insn.h>
+#include <asm/memory.h>
+#include <asm/sections.h>
 
 /*
  * A hook's call site (kernel/kft_sites.c, listed by scripts/kftsites) is a
- * BL, or a NOP in its place while no run is armed.  The first NOPs are
- * written at early_initcall: before that, text is read-only and neither
- * the writable mapping they go through nor the kernel's fixmap exists.
+ * BL, or a NOP in its place while no run is armed.
  */
 #define KFT_SITE_SIZE	AARCH64_INSN_SIZE
+
+/*
+ * The kernel's text is read-only from its first instruction, but its alias
+ * in the linear map is writable from paging_init() until
+ * mark_linear_text_alias_ro() in smp_cpus_done(), for alternatives
+ * patching.  setup_arch() calls kft_boot_text_writable() after
+ * paging_init(): the first NOPs are plain stores through that alias, one
+ * CPU, interrupts off; then the D-cache is cleaned to the PoU and the
+ * I-cache invalidated, once for the whole text.
+ */
+#define KFT_ARCH_SITES_IN_SETUP_ARCH
+#define kft_arch_site_early_ptr(site)	lm_alias((void *)(site))
+
+static inline void kft_arch_sites_early_done(void)
+{
+	caches_clean_inval_pou((unsigned long)_stext, (unsigned long)_etext);
+	caches_clean_inval_pou((unsigned long)_sinittext,
+			       (unsigned long)_einittext);
+}
 
 /*
  * Encoded here, not by aarch64_insn_gen_branch_imm(): that is instrumented,

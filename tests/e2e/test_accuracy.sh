@@ -23,7 +23,7 @@
 # must be within 10% of its untraced time, kd --raw must report the
 # measured one, and the longest five must come in the same order; the
 # boot run's length less its hooks (kd --boot: every task's, on the one
-# CPU) must be within 10% of the untraced boot's from start_kernel to the
+# CPU) must be within 5% of the untraced boot's from start_kernel to the
 # first user program (its printk clock starts elsewhere: counted from
 # where KFT's line puts start_kernel() on it).
 #
@@ -229,7 +229,7 @@ while read -r KFT_ARCH variant cc; do
 	ok $? "$label: kd --boot and kd --boot --raw report different boots"
 	total=$(sed -n "s/^KFT's hooks: .* without them, on this one CPU: \([0-9.]*\) us$/\1/p" "$out/boot.txt")
 	echo "# $label: boot to the first user program: untraced ${u_user:-?} us; kd --boot ${boot_len:-?} us (its phases, compensated); the boot run less its hooks ${total:-?} us"
-	awk -v u="${u_user:-0}" -v c="${total:-0}" 'BEGIN { exit !(u > 0 && c > 0 && c <= 1.10 * u && c >= 0.90 * u) }'
-	ok $? "$label: the boot run less its hooks (${total:-?} us) within 10% of the untraced boot from start_kernel to user space (${u_user:-?} us)"
+	awk -v u="${u_user:-0}" -v c="${total:-0}" 'BEGIN { exit !(u > 0 && c > 0 && c <= 1.05 * u && c >= 0.95 * u) }'
+	ok $? "$label: the boot run less its hooks (${total:-?} us) within 5% of the untraced boot from start_kernel to user space (${u_user:-?} us)"
 done <<< "$KERNELS"
 tap_done

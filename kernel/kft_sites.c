@@ -36,6 +36,7 @@
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
+#include <linux/kft_boot.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/module.h>

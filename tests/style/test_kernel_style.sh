@@ -12,7 +12,7 @@ cd "$repo"
 
 ksrc=$(kft_kernel_tree)
 report=$KFT_CACHE/checkpatch.txt
-files=$(git ls-files kernel include arch | grep -E '\.(c|h)$')
+files=$(git ls-files kernel include arch scripts/gcc-plugins | grep -E '\.(c|h)$')
 objs=$(git ls-files kernel | grep -E '\.c$' | sed 's/\.c$/.o/')
 
 # checkpatch looks for a __setup() parameter's documentation in the same

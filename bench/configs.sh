@@ -10,9 +10,11 @@
 # usage: bench/configs.sh VANILLA_DIR OTHER_DIR...
 set -euo pipefail
 
-# KFT's options; function_graph's and what enabling it selects (the
-# tracing core: ring buffer, tracepoints, event tracing, stack traces).
-tracer='^CONFIG_((KFT|HAVE_KFT|FUNCTION_|HAVE_FUNCTION_|DYNAMIC_FTRACE|HAVE_DYNAMIC_FTRACE|FTRACE_|TASKS_|NEED_TASKS_)[A-Z0-9_]*|GENERIC_TRACER|BUILDTIME_MCOUNT_SORT|EXECMEM|FPROBE|TRACING|TRACEPOINTS|EVENT_TRACING|RING_BUFFER|CONTEXT_SWITCH_TRACER|NOP_TRACER|BINARY_PRINTF|TRACE_CLOCK|STACKTRACE|GLOB)$'
+# KFT's options (and GCC_PLUGINS, which KFT_AFTER_INLINING needs; with
+# no plugin enabled it changes no code); function_graph's and what
+# enabling it selects (the tracing core: ring buffer, tracepoints, event
+# tracing, stack traces).
+tracer='^CONFIG_((KFT|HAVE_KFT|FUNCTION_|HAVE_FUNCTION_|DYNAMIC_FTRACE|HAVE_DYNAMIC_FTRACE|FTRACE_|TASKS_|NEED_TASKS_)[A-Z0-9_]*|GENERIC_TRACER|GCC_PLUGINS|BUILDTIME_MCOUNT_SORT|EXECMEM|FPROBE|TRACING|TRACEPOINTS|EVENT_TRACING|RING_BUFFER|CONTEXT_SWITCH_TRACER|NOP_TRACER|BINARY_PRINTF|TRACE_CLOCK|STACKTRACE|GLOB)$'
 
 [ $# -ge 2 ] || { echo "usage: $0 VANILLA_DIR OTHER_DIR..." >&2; exit 2; }
 settings() {	# the options set in DIR/.config, "NAME=VALUE" a line, sorted

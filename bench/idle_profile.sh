@@ -14,7 +14,9 @@
 #
 # Environment: IDLE_ARCHES (x86_64; arm64 riscv64 arm too), IDLE_CC (gcc,
 # clang or both), IDLE_OPT (O2, how distributions build, by default; Os:
-# the tinyconfig's own), IDLE_TOP (functions listed, 15), BUILD.  Output:
+# the tinyconfig's own), IDLE_VARIANT (a config fragment the KFT kernel
+# adds, e.g. afterinlining: the hooks put in after inlining by a GCC
+# plugin), IDLE_TOP (functions listed, 15), BUILD.  Output:
 # build/idle/idle.md.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,9 +41,9 @@ sym() { awk -v s="$2" '$3 == s { print $1; found = 1; exit } END { exit !found }
 for KFT_ARCH in ${IDLE_ARCHES:-x86_64}; do
 	. tests/lib/arch.sh
 	for cc in ${IDLE_CC:-gcc}; do
-		pre=$out/$KFT_ARCH-$cc$opt
+		pre=$out/$KFT_ARCH-$cc$opt${IDLE_VARIANT:++$IDLE_VARIANT}
 		vdir=$(tests/lib/kbuild.sh "vanilla$opt" "$cc" | tail -n 1)
-		kdir=$(tests/lib/kbuild.sh "kft$opt" "$cc" | tail -n 1)
+		kdir=$(tests/lib/kbuild.sh "kft${IDLE_VARIANT:++$IDLE_VARIANT}$opt" "$cc" | tail -n 1)
 		bench/configs.sh "$vdir" "$kdir"
 		for k in vanilla kft; do
 			d=$vdir; [ $k = kft ] && d=$kdir
@@ -57,7 +59,7 @@ for KFT_ARCH in ${IDLE_ARCHES:-x86_64}; do
 		done
 		"${KCROSS}objdump" -d --no-show-raw-insn "$kdir/vmlinux" |
 			awk -v arch="$KFT_ARCH" -f bench/idle_sites.awk > "$pre-kft.sites"
-		awk -v title="$KFT_ARCH, $cc -$IDLE_OPT, Linux $KFT_KVER" -v top="${IDLE_TOP:-15}" \
+		awk -v title="$KFT_ARCH, $cc${IDLE_VARIANT:++$IDLE_VARIANT} -$IDLE_OPT, Linux $KFT_KVER" -v top="${IDLE_TOP:-15}" \
 		    -f bench/idle_profile.awk "$pre-kft.sites" "$pre-vanilla.map" "$pre-vanilla.prof" \
 			"$pre-kft.map" "$pre-kft.prof" >> "$out/idle.md"
 	done

@@ -104,7 +104,8 @@ static inline void kft_arch_sites_early_done(void)
 
 /*
  * Encoded here, not by aarch64_insn_gen_branch_imm(): that is instrumented,
- * and at early_initcall its hooks are still called, three times a site.
+ * and until the sites are NOPs its hooks are still called, three times a
+ * site.
  */
 #define KFT_A64_NOP	0xd503201fU
 #define KFT_A64_BL	0x94000000U	/* imm26: the offset in words */

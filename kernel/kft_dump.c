@@ -129,6 +129,13 @@ static void kft_dump_run(struct kft_run *run, const char *why, bool may_sleep)
 	kft_dump_emit();
 	pr_info("kft_dump end: run %u, %lu lines\n", run->id, lines);
 	kft_dump_done = run->id;
+	/*
+	 * A console with its own printing thread (6.18's PL011) prints after
+	 * printk() returns: wait for it, up to a second without progress,
+	 * so that a boot that then sleeps for ever still shows the end.
+	 */
+	if (may_sleep)
+		pr_flush(1000, true);
 }
 
 static int kft_dump_panic(struct notifier_block *nb, unsigned long event,

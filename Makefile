@@ -26,7 +26,7 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	qemu-system-misc opensbi python3-docutils
 # make check-full's too: Clang on the series that need a newer clang than
 # Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh).
-DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19
+DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 
@@ -67,7 +67,7 @@ help:
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
-	@echo "make deps-full         and those make check-full needs besides (clang-19)"
+	@echo "make deps-full         and those make check-full needs besides (clang-19, GCC plugin headers)"
 	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
 
 # --- host tools: normal and sanitized builds --------------------------------

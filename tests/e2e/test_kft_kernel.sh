@@ -7,7 +7,9 @@
 # KFT_TIER=full (make check-full) adds the reference KFT kernel with GCC
 # and with Clang (riscv64: GCC; 32-bit arm: Thumb-2, and with GCC ARM
 # too) on 1, 2 and 4 CPUs (x86_64 GCC), at EL2 (arm64 GCC), on 2
-# elsewhere.  Each kernel is booted in QEMU, and we
+# elsewhere; and on x86_64 and arm64 a GCC kernel whose hooks a GCC
+# plugin put in after inlining (CONFIG_KFT_AFTER_INLINING), on 2.  Each
+# kernel is booted in QEMU, and we
 #  - trace one openat() of a guest program from entry to exit of
 #    __x64_sys_openat, __arm64_sys_openat, ... (configured by name through
 #    /proc/kft), bring the log back, resolve it with addr2sym and check what
@@ -287,6 +289,19 @@ boot_test() {
 	ok $? "$cc: no entries lost"
 }
 
+# The plugin's kernel keeps out of line about what an untraced one does:
+# far fewer local functions than -finstrument-functions' (x86_64 -O2:
+# 7,764 against 13,496; vanilla 7,697).
+after_inlining_test() {
+	local a r na nr
+	a=$(tests/lib/kbuild.sh kft+afterinlining gcc | tail -n 1) &&
+		r=$(tests/lib/kbuild.sh kft gcc | tail -n 1) || return
+	na=$(awk '$2 == "t"' "$a/System.map" | wc -l)
+	nr=$(awk '$2 == "t"' "$r/System.map" | wc -l)
+	[ "$na" -gt 0 ] && [ $((na * 10)) -lt $((nr * 8)) ]
+	ok $? "$KFT_TAG gcc afterinlining: $na local functions, against $nr with -finstrument-functions"
+}
+
 # Sourced (test_series.sh), this file only defines its tests.
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 for KFT_ARCH in $ARCHES; do
@@ -301,6 +316,12 @@ for KFT_ARCH in $ARCHES; do
 	for cc in $compilers; do
 		kernel_test "$cc"
 	done
+	# GCC with the hooks put in after inlining (a GCC plugin), as Clang
+	# puts them: x86_64 and arm64.
+	if [[ $KFT_ARCH = @(x86_64|arm64) && $compilers = *" gcc "* ]]; then
+		kernel_test gcc afterinlining 2
+		after_inlining_test
+	fi
 	# 32-bit arm: the reference kernel is Thumb-2 (tinyconfig's choice);
 	# ARM-mode call sites are encoded and patched differently.
 	[ "$KFT_ARCH" = arm ] && [[ $compilers = *" gcc "* ]] && kernel_test gcc arm-isa

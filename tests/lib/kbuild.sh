@@ -107,6 +107,19 @@ for sym in "${!want_cfg[@]}"; do
 	fi
 done
 
+# Objects do not depend on the GCC plugin that compiled them (before 6.18):
+# a changed kft_plugin.c recompiles the kernel from clean.
+if grep -q '^CONFIG_KFT_AFTER_INLINING=y' "$out/.config"; then
+	plugin=$(md5sum < "$ksrc/scripts/gcc-plugins/kft_plugin.c" | cut -d' ' -f1)
+	if [ "$(cat "$out/.kft-plugin-stamp" 2>/dev/null)" != "$plugin" ]; then
+		if [ -f "$out/vmlinux" ]; then
+			kft_log "$name: kft_plugin.c changed, cleaning"
+			make "${makeargs[@]}" -s clean >&2
+		fi
+		echo "$plugin" > "$out/.kft-plugin-stamp"
+	fi
+fi
+
 kft_log "building $name (log: $out/build.log)"
 start=$SECONDS
 targets=("$(basename "$KIMAGE")")

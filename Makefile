@@ -256,7 +256,7 @@ KFT_ARCH_OF = $(or $(if $(filter arm64 aarch64,$(ARCH)),arm64),$(if $(filter ris
 demo: deps tools
 	@BUILD=$(BUILD) KFT_ARCH=$(KFT_ARCH_OF) tests/demo.sh
 
-bench: deps tools $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
+bench: deps tools $(BUILD)/hooks-O2 $(BUILD)/hooks-Os $(HOOKS_SAVE_ALL)
 	@BUILD=$(BUILD) bench/run.sh
 
 bench-tools: tools $(BUILD)/genlog
@@ -267,7 +267,15 @@ HOOKS_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g $(ENGINE_CFLAGS)
 $(BUILD)/hooks-%: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
 	@mkdir -p $(@D)
 	$(CC) -$* $(HOOKS_CFLAGS) -o $@ bench/hooks.c $(ENGINE_SRC)
-bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
+# x86_64's CONFIG_KFT_AFTER_INLINING hooks save every register they use
+# (kft_arch_hook_abi), on an x86_64 host.
+HOOKS_SAVE_ALL := $(if $(filter x86_64,$(shell uname -m)),$(BUILD)/hooks-O2-saveall)
+$(BUILD)/hooks-O2-saveall: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
+	@mkdir -p $(@D)
+	$(CC) -O2 $(HOOKS_CFLAGS) -mgeneral-regs-only \
+		'-Dkft_arch_hook_abi=__attribute__((no_caller_saved_registers))' \
+		-o $@ bench/hooks.c $(ENGINE_SRC)
+bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os $(HOOKS_SAVE_ALL)
 	@BUILD=$(BUILD) bench/hooks.sh
 
 bench-steps: deps

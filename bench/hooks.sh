@@ -15,10 +15,18 @@ CALLS=${CALLS:-30000}
 command -v valgrind >/dev/null || { echo "bench-hooks: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 out=$BUILD/bench
 mkdir -p "$out"
-printf '| path | -O2 instructions per call | -Os instructions per call |\n|---|---|---|\n' > "$out/hooks.md"
+# O2-saveall: x86_64's CONFIG_KFT_AFTER_INLINING, whose hooks save every
+# register they use (built on x86_64 hosts).
+opts=(O2 Os)
+head='| path | -O2 instructions per call | -Os instructions per call |'
+if [ -x "$BUILD/hooks-O2-saveall" ]; then
+	opts+=(O2-saveall)
+	head+=' -O2, x86_64 after inlining (saving every register) |'
+fi
+printf '%s\n|%s\n' "$head" "$(printf -- '---|%.0s' $(seq 0 ${#opts[@]}))" > "$out/hooks.md"
 for path in idle primed mintime early funclist every watch; do
 	row="| $path"
-	for opt in O2 Os; do
+	for opt in "${opts[@]}"; do
 		cg=$out/callgrind-$path-$opt.out
 		valgrind --tool=callgrind --toggle-collect=calls --callgrind-out-file="$cg" \
 			"$BUILD/hooks-$opt" "$path" "$CALLS" > /dev/null 2>&1

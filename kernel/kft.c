@@ -939,7 +939,8 @@ static __always_inline bool kft_bench_steps(void)
 }
 #endif
 
-void notrace __cyg_profile_func_enter(void *fn, void *site)
+kft_arch_hook_abi void notrace
+__cyg_profile_func_enter(void *fn, void *site)
 {
 	if (kft_hooks_idle() || kft_bench_steps() ||
 	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)))
@@ -948,7 +949,8 @@ void notrace __cyg_profile_func_enter(void *fn, void *site)
 }
 EXPORT_SYMBOL(__cyg_profile_func_enter);
 
-void notrace __cyg_profile_func_exit(void *fn, void *site)
+kft_arch_hook_abi void notrace
+__cyg_profile_func_exit(void *fn, void *site)
 {
 	if (kft_hooks_idle() || kft_bench_steps() ||
 	    kft_exit_fast(kft_arch_code_addr(fn)))

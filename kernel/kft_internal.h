@@ -330,9 +330,15 @@ static inline unsigned long kft_addr(s32 off)
 #define kft_arch_code_addr(p)	((unsigned long)(p))
 #endif
 
-/* The hooks -finstrument-functions calls on every function entry and exit. */
-void __cyg_profile_func_enter(void *fn, void *site);
-void __cyg_profile_func_exit(void *fn, void *site);
+/*
+ * The hooks -finstrument-functions calls on every function entry and exit,
+ * with the calling convention the arch's instrumentation may ask for.
+ */
+#ifndef kft_arch_hook_abi
+#define kft_arch_hook_abi
+#endif
+kft_arch_hook_abi void __cyg_profile_func_enter(void *fn, void *site);
+kft_arch_hook_abi void __cyg_profile_func_exit(void *fn, void *site);
 
 /*
  * The hooks' clock: the architecture's cycle counter, read raw, where it is

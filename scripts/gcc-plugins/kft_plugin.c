@@ -20,6 +20,14 @@
  * them.  It runs before the tail-call pass, so a void function may still
  * end with a jump to the exit hook, as with -finstrument-functions.
  *
+ * On x86_64 the hooks save every register they use (no_caller_saved_registers,
+ * kft_arch_hook_abi), and each call is inline asm that clobbers only the
+ * two it passes: the function around it keeps its values where the
+ * untraced one does, instead of saving them across two calls that are
+ * NOPs while KFT is idle (a leaf like strncmp() no longer pushes three
+ * registers).  Not with frame pointers: an asm call cannot make GCC set
+ * up the frame before it.
+ *
  * Loaded through CC_FLAGS_FTRACE (CONFIG_KFT_AFTER_INLINING), so every
  * ftrace opt-out keeps it out of the same code.
  */
@@ -60,9 +68,57 @@ static tree kft_hook_decl(const char *name)
 	return decl;
 }
 
+static tree kft_asm_operand(const char *constraint, tree val)
+{
+	tree c = build_string(strlen(constraint) + 1, constraint);
+
+	return build_tree_list(build_tree_list(NULL_TREE, c), val);
+}
+
+/*
+ * The call as x86_64 inline asm: the function's address an immediate, so
+ * GCC cannot keep it in a register across the body; the return address in
+ * %rsi, which the hook leaves as it found it, like every register but the
+ * %rdi the asm loads.
+ */
+static gasm *kft_hook_asm(tree hook, tree fn, tree ra)
+{
+	vec<tree, va_gc> *inputs = NULL, *clobbers = NULL;
+	char *text = concat("movq $%c1, %%rdi\n\tcall ",
+			    IDENTIFIER_POINTER(DECL_NAME(hook)), NULL);
+	gasm *stmt;
+
+	vec_safe_push(inputs, kft_asm_operand("S", ra));
+	vec_safe_push(inputs, kft_asm_operand("i", fn));
+	vec_safe_push(clobbers, build_tree_list(NULL_TREE,
+						build_string(4, "rdi")));
+	stmt = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, clobbers,
+				    NULL);
+	free(text);
+	gimple_asm_set_volatile(stmt, true);
+	return stmt;
+}
+
+/* Whether this function's hook calls are kft_hook_asm()'s. */
+static bool kft_use_asm(void)
+{
+	static const struct attribute_spec *save_all;
+	static bool looked;
+	tree name;
+
+	if (!looked) {
+		name = get_identifier("no_caller_saved_registers");
+		save_all = lookup_attribute_spec(name);
+		looked = true;
+	}
+	return save_all && TYPE_PRECISION(ptr_type_node) == 64 &&
+	       flag_omit_frame_pointer;
+}
+
 /* HOOK(&this function, __builtin_return_address(0)) */
 static gimple_seq kft_hook_call(tree hook)
 {
+	tree fn = build_fold_addr_expr(current_function_decl);
 	tree ra = make_ssa_name(ptr_type_node);
 	gimple_seq seq = NULL;
 	gcall *call;
@@ -71,9 +127,11 @@ static gimple_seq kft_hook_call(tree hook)
 				 1, integer_zero_node);
 	gimple_call_set_lhs(call, ra);
 	gimple_seq_add_stmt(&seq, call);
-	call = gimple_build_call(hook, 2,
-				 build_fold_addr_expr(current_function_decl), ra);
-	gimple_seq_add_stmt(&seq, call);
+	if (kft_use_asm()) {
+		gimple_seq_add_stmt(&seq, kft_hook_asm(hook, fn, ra));
+		return seq;
+	}
+	gimple_seq_add_stmt(&seq, gimple_build_call(hook, 2, fn, ra));
 	return seq;
 }
 

@@ -300,6 +300,18 @@ after_inlining_test() {
 	nr=$(awk '$2 == "t"' "$r/System.map" | wc -l)
 	[ "$na" -gt 0 ] && [ $((na * 10)) -lt $((nr * 8)) ]
 	ok $? "$KFT_TAG gcc afterinlining: $na local functions, against $nr with -finstrument-functions"
+	[ "$KFT_ARCH" = x86_64 ] || return 0
+	# x86_64: the hooks save every register they use (kft_arch_hook_abi),
+	# so a leaf keeps its values in the registers it uses untraced:
+	# strncmp() calls both hooks and pushes nothing.
+	local start size body
+	read -r start size < <(nm -S "$a/vmlinux" | awk '$4 == "strncmp" { print $1, $2 }')
+	body=$(objdump -d --no-show-raw-insn --start-address=0x"$start" \
+		--stop-address=$((0x$start + 0x$size)) "$a/vmlinux")
+	grep -q 'call.*<__cyg_profile_func_enter>' <<< "$body" &&
+		grep -q 'call.*<__cyg_profile_func_exit>' <<< "$body" &&
+		! grep -q 'push' <<< "$body"
+	ok $? "$KFT_TAG gcc afterinlining: strncmp() calls the hooks and saves no register"
 }
 
 # Sourced (test_series.sh), this file only defines its tests.

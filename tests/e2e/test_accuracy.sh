@@ -201,9 +201,15 @@ while read -r KFT_ARCH variant cc; do
 			"$out/untraced.txt" "$out/untraced-2ns.txt" "$out/judged.txt" "$out/calls.txt" \
 			"$out/traced-waits.txt" "$out/waits.txt"
 	}
+	# Two at least, so that their order means something; one on another
+	# series, whose tinyconfig may have fewer (6.18 x86_64: its pty_init
+	# and chr_dev_init spend 58% and 39% in schedule(), the "left out"
+	# lines above).
 	n=$(wc -l < "$out/judged.txt")
-	[ "$n" -ge 2 ]
-	ok $? "$label: $n initcalls of 2 ms or more, exact and on the CPU, to judge (2 at least)"
+	min=2
+	[ "$KFT_KVER" = "$KFT_KVER_DEFAULT" ] || min=1
+	[ "$n" -ge "$min" ]
+	ok $? "$label: $n initcalls of 2 ms or more, exact and on the CPU, to judge ($min at least)"
 	bad=$(awk '{ d = $3 - $2; if (d < 0) d = -d; if (d > 0.10 * $2) printf "%s %s us, compensated %s (%.2fx) ", $1, $2, $3, $3 / $2 }' "$out/judged.txt")
 	[ -z "$bad" ]
 	ok $? "$label: every one within 10% once compensated${bad:+: $bad}"

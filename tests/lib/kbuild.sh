@@ -112,10 +112,9 @@ done
 if grep -q '^CONFIG_KFT_AFTER_INLINING=y' "$out/.config"; then
 	plugin=$(md5sum < "$ksrc/scripts/gcc-plugins/kft_plugin.c" | cut -d' ' -f1)
 	if [ "$(cat "$out/.kft-plugin-stamp" 2>/dev/null)" != "$plugin" ]; then
-		if [ -f "$out/vmlinux" ]; then
-			kft_log "$name: kft_plugin.c changed, cleaning"
-			make "${makeargs[@]}" -s clean >&2
-		fi
+		# Objects of a build that stopped half-way too.
+		kft_log "$name: kft_plugin.c is new or changed, cleaning"
+		make "${makeargs[@]}" -s clean >&2
 		echo "$plugin" > "$out/.kft-plugin-stamp"
 	fi
 fi

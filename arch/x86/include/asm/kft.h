@@ -60,9 +60,9 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 
 /*
  * CONFIG_KFT_AFTER_INLINING calls the hooks from inline asm that clobbers
- * only %rdi and %rsi (scripts/gcc-plugins/kft_plugin.c): the hooks save
- * every other register they change, so an idle kernel's functions keep
- * their values in registers across the NOP'd sites.
+ * only %rdi (scripts/gcc-plugins/kft_plugin.c): the hooks save every
+ * other register they change, so an idle kernel's functions keep their
+ * values in registers across the NOP'd sites.
  */
 #ifdef CONFIG_KFT_AFTER_INLINING
 #define kft_arch_hook_abi	__no_caller_saved_registers

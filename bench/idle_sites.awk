@@ -5,8 +5,9 @@
 # each call of __cyg_profile_func_enter/exit (NOPs while KFT is idle; a
 # tail call, which is its function's return, is not one), "ADDR arg" for
 # each instruction just before a site, in a row, that only writes the
-# hook's two argument registers or the return address register the call
-# itself overwrites: what a jump over the site could skip.  -v arch=ARCH.
+# hook's two argument registers (arm64's CONFIG_KFT_AFTER_INLINING: x9
+# and x10) or the return address register the call itself overwrites:
+# what a jump over the site could skip.  -v arch=ARCH.
 
 BEGIN {
 	if (arch == "x86_64") {
@@ -14,7 +15,7 @@ BEGIN {
 		arg = "^(mov|movl|movq|lea) [^ ]+,%(rdi|rsi|edi|esi)$"
 	} else if (arch == "arm64") {
 		call = "^bl "
-		arg = "^((mov|adrp|adr|add|ldr) (x0|x1|x30|w0|w1),.*|xpaclri|hint #0x7)$"
+		arg = "^((mov|adrp|adr|add|ldr) (x0|x1|x9|x10|x30|w0|w1),.*|xpaclri|hint #0x7)$"
 	} else if (arch == "riscv64") {
 		call = "^(jal|jalr) "
 		arg = "^(mv|addi|auipc|ld|lui|li|add) (a0|a1|ra),"

@@ -939,8 +939,12 @@ static __always_inline bool kft_bench_steps(void)
 }
 #endif
 
+/*
+ * The hooks, in C; DEFINE_KFT_HOOK() puts an arch's thunk in front of
+ * each where the instrumentation calls them with a narrower convention.
+ */
 kft_arch_hook_abi void notrace
-__cyg_profile_func_enter(void *fn, void *site)
+kft_c_hook(__cyg_profile_func_enter)(void *fn, void *site)
 {
 	if (kft_hooks_idle() || kft_bench_steps() ||
 	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)))
@@ -950,7 +954,7 @@ __cyg_profile_func_enter(void *fn, void *site)
 EXPORT_SYMBOL(__cyg_profile_func_enter);
 
 kft_arch_hook_abi void notrace
-__cyg_profile_func_exit(void *fn, void *site)
+kft_c_hook(__cyg_profile_func_exit)(void *fn, void *site)
 {
 	if (kft_hooks_idle() || kft_bench_steps() ||
 	    kft_exit_fast(kft_arch_code_addr(fn)))
@@ -958,6 +962,9 @@ __cyg_profile_func_exit(void *fn, void *site)
 	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), false);
 }
 EXPORT_SYMBOL(__cyg_profile_func_exit);
+
+DEFINE_KFT_HOOK(__cyg_profile_func_enter);
+DEFINE_KFT_HOOK(__cyg_profile_func_exit);
 
 static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 {

@@ -45,8 +45,8 @@ static noinline notrace u64 kft_cal_hooks(void *fn, void *site)
 	unsigned int i;
 
 	for (i = 0; i < KFT_CAL_CALLS; i++) {
-		__cyg_profile_func_enter(fn, site);
-		__cyg_profile_func_exit(fn, site);
+		kft_arch_call_hook(__cyg_profile_func_enter, fn, site);
+		kft_arch_call_hook(__cyg_profile_func_exit, fn, site);
 	}
 	return kft_clock() - t0;
 }

@@ -332,13 +332,31 @@ static inline unsigned long kft_addr(s32 off)
 
 /*
  * The hooks -finstrument-functions calls on every function entry and exit,
- * with the calling convention the arch's instrumentation may ask for.
+ * with the calling convention the arch's instrumentation may ask for.  An
+ * arch whose convention C cannot be compiled to has thunks of its own
+ * under the hooks' names (kft_arch_hook_thunk()): DEFINE_KFT_HOOK() puts
+ * each in front of its C hook, kft_c_hook(name).
  */
 #ifndef kft_arch_hook_abi
 #define kft_arch_hook_abi
 #endif
+#ifdef kft_arch_hook_thunk
+#define kft_c_hook(name)	kft_c##name
+#define DEFINE_KFT_HOOK(name)	kft_arch_hook_thunk(name, kft_c##name)
+#else
+#define kft_c_hook(name)	name
+#define DEFINE_KFT_HOOK(name)	\
+	kft_arch_hook_abi void name(void *fn, void *site)
+#endif
 kft_arch_hook_abi void __cyg_profile_func_enter(void *fn, void *site);
 kft_arch_hook_abi void __cyg_profile_func_exit(void *fn, void *site);
+kft_arch_hook_abi void kft_c_hook(__cyg_profile_func_enter)(void *fn, void *site);
+kft_arch_hook_abi void kft_c_hook(__cyg_profile_func_exit)(void *fn, void *site);
+
+/* A hook called as the instrumentation's call sites call it. */
+#ifndef kft_arch_call_hook
+#define kft_arch_call_hook(hook, fn, site)	hook(fn, site)
+#endif
 
 /*
  * The hooks' clock: the architecture's cycle counter, read raw, where it is

@@ -87,6 +87,12 @@ static __always_inline bool kft_state_armed(int state)
 	       KFT_TRIGGERED - KFT_PRIMED;
 }
 
+/* The same bounds as numbers, for an arch's hook thunks to test in asm. */
+#define KFT_ARMED_FIRST		2
+#define KFT_ARMED_SPAN		2
+static_assert((KFT_PRIMED) == (KFT_ARMED_FIRST) &&
+	      (KFT_TRIGGERED - KFT_PRIMED) == (KFT_ARMED_SPAN));
+
 /* Primed at some point: /proc/kft's "primed" of the original KFT. */
 static inline bool kft_state_was_primed(int state)
 {

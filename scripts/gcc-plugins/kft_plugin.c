@@ -20,13 +20,14 @@
  * them.  It runs before the tail-call pass, so a void function may still
  * end with a jump to the exit hook, as with -finstrument-functions.
  *
- * On x86_64 the hooks save every register they use (no_caller_saved_registers,
- * kft_arch_hook_abi), and each call is inline asm that clobbers only the
- * two it passes: the function around it keeps its values where the
- * untraced one does, instead of saving them across two calls that are
- * NOPs while KFT is idle (a leaf like strncmp() no longer pushes three
- * registers).  Not with frame pointers: an asm call cannot make GCC set
- * up the frame before it.
+ * On x86_64 and arm64 the hooks save every register they use (x86_64:
+ * no_caller_saved_registers, kft_arch_hook_abi; arm64: thunks,
+ * kft_arch_hook_thunk()), and each call is inline asm that clobbers only
+ * what the call itself must: the function around it keeps its values
+ * where the untraced one does, instead of saving them across two calls
+ * that are NOPs while KFT is idle (a leaf like strncmp() no longer saves
+ * three registers).  Not on x86_64 with frame pointers: an asm call
+ * cannot make GCC set up the frame before it.
  *
  * Loaded through CC_FLAGS_FTRACE (CONFIG_KFT_AFTER_INLINING), so every
  * ftrace opt-out keeps it out of the same code.
@@ -76,22 +77,79 @@ static tree kft_asm_operand(const char *constraint, tree val)
 }
 
 /*
- * The call as x86_64 inline asm: the function's address an immediate, so
- * GCC cannot keep it in a register across the body; the return address in
- * %rsi, which the hook leaves as it found it, like every register but the
- * %rdi the asm loads.
+ * A hook call as inline asm, per target: the function's address an
+ * immediate (%c1), so GCC cannot keep it in a register across the body;
+ * the return address (%0) in the register the hook takes it in, which the
+ * hook leaves as it found it, like every register but the ones clobbered.
  */
+struct kft_asm_abi {
+	const char *attr;	/* a target attribute only this target knows */
+	const char *load_fn;	/* puts %c1 in the hook's first argument */
+	const char *load_far;	/* the same for a weak function, if not */
+	const char *ra;		/* the return address's constraint ... */
+	const char *ra_reg;	/* ... or its register, for "r" */
+	const char *clobbers[5];
+	bool frame_pointer;	/* also where GCC keeps a frame pointer */
+	bool ra_at_entry;	/* the exits' return address is the entry's */
+};
+
+static const struct kft_asm_abi kft_asm_abis[] = {
+	/* x86_64: the hooks are __no_caller_saved_registers */
+	{ "no_caller_saved_registers", "movq $%c1, %%rdi\n\tcall ", NULL,
+	  "S", NULL, { "rdi" }, false, false },
+	/*
+	 * arm64: the hooks are thunks (asm/kft.h) that take their arguments
+	 * in x9 and x10, so that a function's own arguments stay where they
+	 * are, and save every register but x9 and x16, x17, which a
+	 * module's PLT may change on its way there.  ADR reaches 1 MB, the
+	 * function's own code; a weak function's symbol may be a strong
+	 * definition anywhere in the kernel, which ADRP reaches.  The
+	 * return address is read once, at entry: GCC reads it from x30 and
+	 * strips it (XPACLRI) each time, and the exits would move it back
+	 * into x30 for that.
+	 */
+	{ "aarch64_vector_pcs", "adr x9, %c1\n\tbl ",
+	  "adrp x9, %c1\n\tadd x9, x9, :lo12:%c1\n\tbl ", "r", "x10",
+	  { "x9", "x16", "x17", "x30", "cc" }, true, true },
+};
+
+static const struct kft_asm_abi *kft_asm_abi;
+
+/* ra, in the ABI's register where it has no constraint of its own. */
+static tree kft_asm_ra(gimple_seq *seq, tree ra)
+{
+	tree reg;
+
+	if (!kft_asm_abi->ra_reg)
+		return ra;
+	reg = create_tmp_var(ptr_type_node, "kft_ra");
+	DECL_REGISTER(reg) = 1;
+	DECL_HARD_REGISTER(reg) = 1;
+	set_user_assembler_name(reg, kft_asm_abi->ra_reg);
+	gimple_seq_add_stmt(seq, gimple_build_assign(reg, ra));
+	return reg;
+}
+
 static gasm *kft_hook_asm(tree hook, tree fn, tree ra)
 {
 	vec<tree, va_gc> *inputs = NULL, *clobbers = NULL;
-	char *text = concat("movq $%c1, %%rdi\n\tcall ",
-			    IDENTIFIER_POINTER(DECL_NAME(hook)), NULL);
+	const struct kft_asm_abi *abi = kft_asm_abi;
+	const char *load = abi->load_fn;
 	gasm *stmt;
+	char *text;
+	unsigned int i;
 
-	vec_safe_push(inputs, kft_asm_operand("S", ra));
+	if (abi->load_far && DECL_WEAK(current_function_decl))
+		load = abi->load_far;
+	text = concat(load, IDENTIFIER_POINTER(DECL_NAME(hook)), NULL);
+	vec_safe_push(inputs, kft_asm_operand(abi->ra, ra));
 	vec_safe_push(inputs, kft_asm_operand("i", fn));
-	vec_safe_push(clobbers, build_tree_list(NULL_TREE,
-						build_string(4, "rdi")));
+	for (i = 0; i < ARRAY_SIZE(abi->clobbers) && abi->clobbers[i]; i++) {
+		const char *c = abi->clobbers[i];
+		tree str = build_string(strlen(c) + 1, c);
+
+		vec_safe_push(clobbers, build_tree_list(NULL_TREE, str));
+	}
 	stmt = gimple_build_asm_vec(ggc_strdup(text), inputs, NULL, clobbers,
 				    NULL);
 	free(text);
@@ -99,35 +157,56 @@ static gasm *kft_hook_asm(tree hook, tree fn, tree ra)
 	return stmt;
 }
 
-/* Whether this function's hook calls are kft_hook_asm()'s. */
+/*
+ * Whether this function's hook calls are kft_hook_asm()'s: on a target
+ * with an entry in kft_asm_abis, and on x86_64 not with frame pointers (an
+ * asm call cannot make GCC set up the frame before it; arm64's thunks make
+ * a frame record of their own).
+ */
 static bool kft_use_asm(void)
 {
-	static const struct attribute_spec *save_all;
 	static bool looked;
-	tree name;
+	unsigned int i;
 
 	if (!looked) {
-		name = get_identifier("no_caller_saved_registers");
-		save_all = lookup_attribute_spec(name);
+		for (i = 0; i < ARRAY_SIZE(kft_asm_abis); i++)
+			if (lookup_attribute_spec(get_identifier(kft_asm_abis[i].attr)))
+				kft_asm_abi = &kft_asm_abis[i];
 		looked = true;
 	}
-	return save_all && TYPE_PRECISION(ptr_type_node) == 64 &&
-	       flag_omit_frame_pointer;
+	if (!kft_asm_abi || TYPE_PRECISION(ptr_type_node) != 64)
+		return false;
+	return kft_asm_abi->frame_pointer || flag_omit_frame_pointer;
 }
 
-/* HOOK(&this function, __builtin_return_address(0)) */
-static gimple_seq kft_hook_call(tree hook)
+/* ra = __builtin_return_address(0) */
+static gimple_seq kft_return_address(tree *ra)
 {
-	tree fn = build_fold_addr_expr(current_function_decl);
-	tree ra = make_ssa_name(ptr_type_node);
 	gimple_seq seq = NULL;
 	gcall *call;
 
+	*ra = make_ssa_name(ptr_type_node);
 	call = gimple_build_call(builtin_decl_implicit(BUILT_IN_RETURN_ADDRESS),
 				 1, integer_zero_node);
-	gimple_call_set_lhs(call, ra);
+	gimple_call_set_lhs(call, *ra);
 	gimple_seq_add_stmt(&seq, call);
+	return seq;
+}
+
+/*
+ * HOOK(&this function, __builtin_return_address(0)), with the return
+ * address read here, or the one read at entry (entry_ra) if given.
+ */
+static gimple_seq kft_hook_call(tree hook, tree entry_ra)
+{
+	tree fn = build_fold_addr_expr(current_function_decl);
+	tree ra = entry_ra;
+	gimple_seq seq = NULL;
+
+	if (!ra)
+		seq = kft_return_address(&ra);
 	if (kft_use_asm()) {
+		ra = kft_asm_ra(&seq, ra);
 		gimple_seq_add_stmt(&seq, kft_hook_asm(hook, fn, ra));
 		return seq;
 	}
@@ -137,6 +216,8 @@ static gimple_seq kft_hook_call(tree hook)
 
 static unsigned int kft_instrument_execute(void)
 {
+	tree ra, exit_ra;
+	gimple_seq entry;
 	basic_block bb;
 	edge_iterator ei;
 	edge e;
@@ -160,16 +241,24 @@ static unsigned int kft_instrument_execute(void)
 						     false);
 	}
 
+	/* The entry's return address, for the exits too where the ABI asks. */
+	entry = kft_return_address(&ra);
+	if (!kft_use_asm() || !kft_asm_abi->ra_at_entry)
+		exit_ra = NULL_TREE;
+	else
+		exit_ra = ra;
+
 	FOR_EACH_EDGE(e, ei, EXIT_BLOCK_PTR_FOR_FN(cfun)->preds) {
 		gimple_stmt_iterator gsi = gsi_last_bb(e->src);
 
 		if (gsi_end_p(gsi) || gimple_code(gsi_stmt(gsi)) != GIMPLE_RETURN)
 			continue;
-		gsi_insert_seq_before(&gsi, kft_hook_call(kft_exit_decl),
+		gsi_insert_seq_before(&gsi, kft_hook_call(kft_exit_decl, exit_ra),
 				      GSI_SAME_STMT);
 	}
+	gimple_seq_add_seq(&entry, kft_hook_call(kft_enter_decl, ra));
 	gsi_insert_seq_on_edge_immediate(single_succ_edge(ENTRY_BLOCK_PTR_FOR_FN(cfun)),
-					 kft_hook_call(kft_enter_decl));
+					 entry);
 
 	/* The new calls read and write memory: their virtual operands. */
 	mark_virtual_operands_for_renaming(cfun);

@@ -300,18 +300,25 @@ after_inlining_test() {
 	nr=$(awk '$2 == "t"' "$r/System.map" | wc -l)
 	[ "$na" -gt 0 ] && [ $((na * 10)) -lt $((nr * 8)) ]
 	ok $? "$KFT_TAG gcc afterinlining: $na local functions, against $nr with -finstrument-functions"
-	[ "$KFT_ARCH" = x86_64 ] || return 0
-	# x86_64: the hooks save every register they use (kft_arch_hook_abi),
-	# so a leaf keeps its values in the registers it uses untraced:
-	# strncmp() calls both hooks and pushes nothing.
-	local start size body
-	read -r start size < <(nm -S "$a/vmlinux" | awk '$4 == "strncmp" { print $1, $2 }')
-	body=$(objdump -d --no-show-raw-insn --start-address=0x"$start" \
+	# The hooks save every register they use (x86_64: kft_arch_hook_abi;
+	# arm64: kft_arch_hook_thunk()), so a leaf keeps its values in the
+	# registers it uses untraced: it calls both hooks and saves no
+	# callee-saved register (x86_64's strncmp() pushes none; arm64's
+	# __init_single_page() stores none of x19-x28, only the x30 its BLs
+	# change; its strncmp() is asm).
+	local fn call saved start size body
+	case $KFT_ARCH in
+	x86_64) fn=strncmp call=call saved='push' ;;
+	arm64) fn=__init_single_page call=bl saved='st(r|p)[[:space:]].*x(19|2[0-8])' ;;
+	*) return 0 ;;
+	esac
+	read -r start size < <("${KCROSS}nm" -S "$a/vmlinux" | awk -v f="$fn" '$4 == f { print $1, $2 }')
+	body=$("${KCROSS}objdump" -d --no-show-raw-insn --start-address=0x"$start" \
 		--stop-address=$((0x$start + 0x$size)) "$a/vmlinux")
-	grep -q 'call.*<__cyg_profile_func_enter>' <<< "$body" &&
-		grep -q 'call.*<__cyg_profile_func_exit>' <<< "$body" &&
-		! grep -q 'push' <<< "$body"
-	ok $? "$KFT_TAG gcc afterinlining: strncmp() calls the hooks and saves no register"
+	grep -Eq "$call.*<__cyg_profile_func_enter>" <<< "$body" &&
+		grep -Eq "$call.*<__cyg_profile_func_exit>" <<< "$body" &&
+		! grep -Eq "$saved" <<< "$body"
+	ok $? "$KFT_TAG gcc afterinlining: $fn() calls the hooks and saves no register"
 }
 
 # Sourced (test_series.sh), this file only defines its tests.

@@ -145,10 +145,13 @@ while read -r KFT_ARCH variant cc; do
 		"$out/traced.sym" > "$out/calls.txt"
 	waits "$out/sched.sym" "$out/sched/dmesg.out" > "$out/waits.txt"
 	# NAME PCT: the part of each initcall off the CPU or busy-waiting in
-	# the default boot run, by kd --boot's initcall table.
+	# the default boot run, by kd --boot's initcall table, whose level
+	# is two words ("6 device"), or one: "early", "#N", or "-" where no
+	# do_initcall_level() was logged (a kernel instrumented after
+	# inlining, where it is inlined).
 	"$BUILD/asan/kd" --boot "$out/traced.sym" > "$out/boot.txt"
 	awk '/^Initcalls, longest first/ { t = 1; next } t && !NF && n { exit }
-		t && $1 ~ /^[0-9.]+$/ && $2 > 0 { n++; name = $5 == "early" ? $6 : $7; sub(/:$/, "", name)
+		t && $1 ~ /^[0-9.]+$/ && $2 > 0 { n++; name = $5 ~ /^(early|-|#[0-9]+)$/ ? $6 : $7; sub(/:$/, "", name)
 			if (name !~ /^\(/) printf "%s %.1f\n", name, 100 * ($3 + $4) / $2 }' \
 		"$out/boot.txt" > "$out/traced-waits.txt"
 	for mode in comp raw; do

@@ -29,7 +29,9 @@
 #
 # Kernels: x86_64, arm64, riscv64 and arm with GCC (the check kernels,
 # their static run); in make check-full x86_64 and arm64 with Clang too
-# (kft=); ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).
+# (kft=), and with GCC's plugin (CONFIG_KFT_AFTER_INLINING, the check
+# kernels' static run); ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a
+# line).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -44,7 +46,9 @@ arm64 $KFT_CHECK_VARIANT gcc
 riscv64 $KFT_CHECK_VARIANT gcc
 arm $KFT_CHECK_VARIANT gcc"}
 [ -n "${ACCURACY_KERNELS:-}" ] || [ "${KFT_TIER:-check}" != full ] ||
-	KERNELS+=$'\nx86_64 kft clang\narm64 kft clang'
+	KERNELS+=$'\nx86_64 kft clang\narm64 kft clang'"
+x86_64 $KFT_CHECK_VARIANT+afterinlining gcc
+arm64 $KFT_CHECK_VARIANT+afterinlining gcc"
 make -s tools-asan || exit 1
 
 # waits SYM DMESG: "NAME WAITED_US US CALLS" per initcall: from a run that
@@ -115,6 +119,7 @@ while read -r KFT_ARCH variant cc; do
 	export KFT_ARCH
 	. tests/lib/arch.sh
 	label="$KFT_TAG $cc"
+	[[ $variant != *afterinlining* ]] || label+=" afterinlining"
 	kdir=$(tests/lib/kbuild.sh "$variant" "$cc" | tail -n 1)
 	out=$out_root/$KFT_ARCH-$variant-$cc
 	rm -rf "$out"

@@ -85,7 +85,7 @@ static tree kft_asm_operand(const char *constraint, tree val)
 struct kft_asm_abi {
 	const char *attr;	/* a target attribute only this target knows */
 	const char *load_fn;	/* puts %c1 in the hook's first argument */
-	const char *load_far;	/* the same for a weak function, if not */
+	const char *load_far;	/* the same for a weak function, if needed */
 	const char *ra;		/* the return address's constraint ... */
 	const char *ra_reg;	/* ... or its register, for "r" */
 	const char *clobbers[5];
@@ -100,13 +100,13 @@ static const struct kft_asm_abi kft_asm_abis[] = {
 	/*
 	 * arm64: the hooks are thunks (asm/kft.h) that take their arguments
 	 * in x9 and x10, so that a function's own arguments stay where they
-	 * are, and save every register but x9 and x16, x17, which a
-	 * module's PLT may change on its way there.  ADR reaches 1 MB, the
-	 * function's own code; a weak function's symbol may be a strong
-	 * definition anywhere in the kernel, which ADRP reaches.  The
-	 * return address is read once, at entry: GCC reads it from x30 and
-	 * strips it (XPACLRI) each time, and the exits would move it back
-	 * into x30 for that.
+	 * are, and save every register but x9, the x30 of the BL, and x16
+	 * and x17, which a module's PLT may change on its way.  ADR reaches
+	 * 1 MB, the function's own code; a weak function's symbol may be a
+	 * strong definition anywhere in the kernel, which ADRP reaches.
+	 * The return address is read once, at entry: GCC reads it from x30
+	 * and strips it (XPACLRI) each time, and the exits would move it
+	 * back into x30 for that.
 	 */
 	{ "aarch64_vector_pcs", "adr x9, %c1\n\tbl ",
 	  "adrp x9, %c1\n\tadd x9, x9, :lo12:%c1\n\tbl ", "r", "x10",

@@ -30,11 +30,11 @@ DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 gcc-12-plugin-dev gcc-12-plugin-dev
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 
-SYMTAB_SRC := scripts/kft/symtab.c
+SYMTAB_SRC := scripts/kft/symtab.c scripts/kft/initcalls.c
 CONSOLE_SRC := scripts/kft/console.c scripts/kft/crlines.c
 HOST_TOOLS := addr2sym sym2addr kd kft
 KD_SRC     := scripts/kd.c scripts/kft/kd_boot.c scripts/kft/kd_boot_json.c scripts/kft/kd_boot_dmesg.c scripts/kft/kd_boot_check.c scripts/kft/json.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c $(CONSOLE_SRC) $(SYMTAB_SRC)
-KD_HDR     := scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h
+KD_HDR     := scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
@@ -75,7 +75,7 @@ help:
 tools: $(addprefix $(BUILD)/,$(HOST_TOOLS))
 tools-asan: $(addprefix $(BUILD)/asan/,$(HOST_TOOLS))
 
-$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 $(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
@@ -87,7 +87,7 @@ $(BUILD)/kd: $(KD_SRC) $(KD_HDR)
 $(BUILD)/asan/kd: $(KD_SRC) $(KD_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ $(KD_SRC) -lelf -lm
-$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 $(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
@@ -161,7 +161,7 @@ $(BUILD)/fuzz_kd: tests/fuzz/fuzz_kd.c tests/fuzz/fuzz_memfile.h $(KD_SRC) $(KD_
 	$(FUZZ_CC) -Dmain=kd_main $(HOST_INC) -o $@ tests/fuzz/fuzz_kd.c $(KD_SRC) -lelf -lm
 
 # libFuzzer on the symbol-table readers: maps, kallsyms, ELF.
-$(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTAB_SRC) scripts/kft/symtab.h
+$(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTAB_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(HOST_INC) -o $@ tests/fuzz/fuzz_symtab.c $(SYMTAB_SRC) -lelf
 
@@ -176,7 +176,7 @@ $(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h scripts/kft.c
 	$(FUZZ_CC) $(KCFG_INC) -o $@ tests/fuzz/fuzz_kft.c
 
 # libFuzzer on addr2sym as the command runs: any log, console captures too.
-$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Dmain=addr2sym_main $(HOST_INC) -o $@ tests/fuzz/fuzz_addr2sym.c scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 

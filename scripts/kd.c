@@ -120,6 +120,7 @@ int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	FILE *in = stdin;
 	int ret;
 
+	kd->syms = st;
 	if (path && !strcmp(path, "-"))
 		path = NULL;
 	if (path) {
@@ -327,8 +328,9 @@ static void usage(FILE *f)
 		"  --from T, --to T   calls entered between T and T us\n"
 		"  --subtree F calls of F and everything they called\n"
 		"Input:\n"
-		"  -m MAP      resolve raw /proc/kft_data with System.map or kallsyms\n"
-		"  -e VMLINUX  resolve raw /proc/kft_data with vmlinux\n"
+		"  -m MAP      resolve raw /proc/kft_data with System.map or kallsyms;\n"
+		"              with --boot, initcall levels where the log lacks them\n"
+		"  -e VMLINUX  resolve raw /proc/kft_data with vmlinux; levels as -m\n"
 		"  -r          with -c: print trees while reading, each when it is\n"
 		"              complete (with -i: each call as soon as its local time\n"
 		"              is known), and forget them: for pipes and huge logs\n"

@@ -51,6 +51,7 @@ struct kd {
 	struct kft_comp_stats comp;
 	double traced, traced_hooks;
 	const struct kft_log_reader *reader;	/* while reading a log */
+	const struct kft_symtab *syms;	/* -m, -e: the log's, if given */
 	bool raw;		/* --raw: times as measured */
 	/* options */
 	const char *format;

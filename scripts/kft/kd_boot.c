@@ -202,10 +202,21 @@ static int32_t find_first(const struct boot_scan *s, int f)
 	return -1;
 }
 
-/* The phase a named call stands for. */
+/*
+ * The phase a named call stands for.  A do_one_initcall() is one where
+ * do_initcall_level() was inlined: it stands for its level's initcalls.
+ */
 static char *phase_name(const struct boot_scan *s, int32_t i, const uint8_t *role,
 			const int32_t *level, uint32_t nlevels)
 {
+	if (is(s, i, F_DO_ONE_INITCALL)) {
+		if (level[i] == BOOT_LEVEL_EARLY)
+			return xstrfmt("early initcalls (do_pre_smp_initcalls)");
+		if (level[i] >= 0)
+			return xstrfmt("initcall level %d (%s)", level[i],
+				       kd_boot_level_names[level[i]]);
+		return xstrfmt("initcalls, level unknown");
+	}
 	if (is(s, i, F_DO_INITCALL_LEVEL)) {
 		if (nlevels == 8)
 			return xstrfmt("initcall level %d (%s)", level[i],
@@ -245,11 +256,12 @@ static int by_start(const void *a, const void *b)
 /*
  * Cut [t0, end] at the named calls: each moment goes to the latest-entered
  * named call still running then (calls of one task nest; kernel_init's
- * task starts after start_kernel's last call), the rest to "other".
+ * task starts after start_kernel's last call), the rest to "other".  Calls
+ * with one key[] share a phase.
  */
 static void build_phases(struct boot_report *r, const struct boot_scan *s,
 			 const uint8_t *role, const int32_t *level,
-			 uint32_t nlevels)
+			 uint32_t nlevels, const int32_t *key)
 {
 	const struct kft_tree *t = s->t;
 	uint32_t n = 0, i, j = 0, k = 0, top = 0, other = UINT32_MAX;
@@ -296,6 +308,8 @@ static void build_phases(struct boot_report *r, const struct boot_scan *s,
 			top--;
 		who = top ? stack[top - 1] : -1;
 		if (next > cur) {
+			if (who >= 0)
+				who = key[who];
 			ph = who >= 0 ? phase_of[who] : other;
 			if (ph == UINT32_MAX) {
 				grow(&r->phases, r->nphases, &r->phases_cap,
@@ -408,13 +422,43 @@ static uint64_t initcall_site(const struct boot_scan *s)
 	return best;
 }
 
-static void build_initcalls(struct boot_report *r,
-			    const struct boot_scan *s, const int32_t *level,
-			    uint32_t nlevels)
+/* The initcall do_one_initcall() node i called (at site), or -1. */
+static int32_t initcall_of(const struct boot_scan *s, uint64_t site, int32_t i)
+{
+	int32_t fn = s->first[i];
+
+	while (fn >= 0 && (!usable(&s->t->nodes[fn]) ||
+			   s->t->nodes[fn].c.site != site))
+		fn = s->next[fn];
+	return fn;
+}
+
+/* Node fn's initcall level, as the symbols (-m, -e) give it. */
+static int symbol_level(const struct kd *kd, const struct boot_scan *s,
+			int32_t fn)
+{
+	int l;
+
+	if (fn < 0)
+		return BOOT_LEVEL_NONE;
+	l = kft_initcall_level(&kd->syms->initcalls, name_of(s, fn));
+	return l == KFT_INITCALL_EARLY ? BOOT_LEVEL_EARLY :
+	       l == KFT_INITCALL_UNKNOWN ? BOOT_LEVEL_NONE : l;
+}
+
+/*
+ * The initcalls and their levels: from the do_initcall_level() (or
+ * do_pre_smp_initcalls()) around each, or where the eight levels are not
+ * all in the log, from the symbols if kd has them.
+ */
+static void build_initcalls(struct kd *kd, struct boot_report *r,
+			    const struct boot_scan *s, const uint8_t *role,
+			    const int32_t *level, uint32_t nlevels,
+			    uint64_t site)
 {
 	const struct kft_tree *t = s->t;
 	int32_t *group = xmalloc((t->n + 1) * sizeof(*group));
-	uint64_t site;
+	bool symbols = kd->syms && kd->syms->initcalls.n && nlevels != 8;
 	uint32_t i;
 
 	/* The initcall level (or early initcalls) around each call. */
@@ -428,7 +472,6 @@ static void build_initcalls(struct boot_report *r,
 			group[i] = p >= 0 ? group[p] : -1;
 	}
 
-	site = initcall_site(s);
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *nd = &t->nodes[i];
 		struct boot_initcall *ic;
@@ -441,9 +484,7 @@ static void build_initcalls(struct boot_report *r,
 			r->nafter++;
 			continue;
 		}
-		while (fn >= 0 && (!usable(&t->nodes[fn]) ||
-				   t->nodes[fn].c.site != site))
-			fn = s->next[fn];
+		fn = initcall_of(s, site, i);
 		grow(&r->calls, r->ncalls, &r->calls_cap, sizeof(*r->calls));
 		ic = &r->calls[r->ncalls++];
 		memset(ic, 0, sizeof(*ic));
@@ -465,8 +506,15 @@ static void build_initcalls(struct boot_report *r,
 		ic->level = p < 0 ? BOOT_LEVEL_NONE :
 			    is(s, p, F_DO_PRE_SMP_INITCALLS) ? BOOT_LEVEL_EARLY :
 			    level[p];
+		/* A phase of its own: kd_boot_build() found its level. */
+		if (role[i] == 1)
+			ic->level = level[i];
+		else if (symbols && ic->level != BOOT_LEVEL_EARLY)
+			ic->level = symbol_level(kd, s, fn);
+		if (!nlevels && !symbols && ic->level == BOOT_LEVEL_NONE)
+			r->levels_hidden = true;
 	}
-	r->levels8 = nlevels == 8;
+	r->levels8 = nlevels == 8 || symbols;
 	free(group);
 	if (r->ncalls)		/* calls is NULL until the first */
 		qsort(r->calls, r->ncalls, sizeof(*r->calls), by_time);
@@ -483,8 +531,13 @@ void kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	struct boot_scan s;
 	uint8_t *role = xcalloc(t->n + 1, 1);	/* 1 phase, 2 container */
 	int32_t *level = xcalloc(t->n + 1, sizeof(*level));
+	int32_t *key = xmalloc((t->n + 1) * sizeof(*key));
+	int32_t *ics = xmalloc((t->n + 1) * sizeof(*ics));
+	/* per container and level (+2): its first do_one_initcall() phase */
+	int32_t first[5][10];
 	uint32_t i, nlevels = 0;
 	int32_t start, user, c;
+	uint64_t site;
 
 	memset(r, 0, sizeof(*r));
 	scan_init(&s, kd, t);
@@ -521,9 +574,19 @@ void kd_boot_build(struct kd *kd, const struct kft_tree *t,
 					r->hooks += t->nodes[i].c.hooks;
 		}
 	}
-	/* The first call of each container, and every call it made. */
+	/*
+	 * The first call of each container, and every call it made.  Where
+	 * do_initcall_level() or do_pre_smp_initcalls() was inlined, a
+	 * container calls do_one_initcall(): the initcalls of one level (as
+	 * the symbols say, if kd has them) make one phase.
+	 */
+	site = initcall_site(&s);
+	memset(first, -1, sizeof(first));
+	for (i = 0; i < t->n; i++)
+		key[i] = i;
 	for (i = 0; i < sizeof(containers) / sizeof(*containers); i++) {
 		int32_t at = find_first(&s, containers[i]);
+		uint32_t n = 0, j, known;
 
 		if (at < 0)
 			continue;
@@ -536,14 +599,41 @@ void kd_boot_build(struct kd *kd, const struct kft_tree *t,
 				role[c] = 1;
 			if (is(&s, c, F_DO_INITCALL_LEVEL))
 				level[c] = nlevels++;
+			if (!is(&s, c, F_DO_ONE_INITCALL) || role[c] != 1)
+				continue;
+			level[c] = kd->syms ? symbol_level(kd, &s,
+							  initcall_of(&s, site, c)) :
+				   BOOT_LEVEL_NONE;
+			ics[n++] = c;
+		}
+		/*
+		 * Levels run in order: an initcall between two of one level
+		 * (one shorter than the log's mintime, not in it) is of it.
+		 */
+		for (j = 0, known = UINT32_MAX; j < n; j++) {
+			if (level[ics[j]] == BOOT_LEVEL_NONE)
+				continue;
+			if (known != UINT32_MAX && level[ics[known]] == level[ics[j]])
+				while (++known < j)
+					level[ics[known]] = level[ics[j]];
+			known = j;
+		}
+		for (j = 0; j < n; j++) {
+			int32_t *k = &first[i][level[ics[j]] + 2];
+
+			if (*k < 0)
+				*k = ics[j];
+			key[ics[j]] = *k;
 		}
 	}
-	build_phases(r, &s, role, level, nlevels);
-	build_initcalls(r, &s, level, nlevels);
+	build_phases(r, &s, role, level, nlevels, key);
+	build_initcalls(kd, r, &s, role, level, nlevels, site);
 	kd_export_note(kd, &r->note, r->note_buf, sizeof(r->note_buf));
 	scan_free(&s);
 	free(role);
 	free(level);
+	free(key);
+	free(ics);
 }
 
 void kd_boot_free(struct boot_report *r)
@@ -632,6 +722,8 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 
 	printf("\nInitcalls, longest first (%u in the log; shorter ones are not)\n",
 	       r->ncalls);
+	if (r->levels_hidden)
+		printf("(levels: do_initcall_level() is not in the log, inlined; kd -m System.map or -e vmlinux gives them)\n");
 	if (r->nafter)
 		printf("(and %u after the first user program - modules loaded then - not part of the boot)\n",
 		       r->nafter);

@@ -43,7 +43,10 @@ struct boot_initcall {
 struct boot_report {
 	double t0, end;		/* start_kernel's entry; the first user program */
 	bool has_start, reached;
-	bool levels8;		/* the eight initcall levels were all seen */
+	bool levels8;		/* the eight initcall levels were all seen,
+				 * or the symbols (-m, -e) gave them */
+	bool levels_hidden;	/* do_initcall_level() is not in the log and
+				 * no symbols gave the levels */
 	struct boot_phase *phases;	/* in boot order */
 	uint32_t nphases, phases_cap;
 	struct boot_initcall *calls;	/* longest first */

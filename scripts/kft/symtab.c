@@ -105,6 +105,8 @@ static int finish(struct kft_symtab *st, const char *path, char *err,
 	for (i = 0; i < st->n; i++)
 		st->by_name[i] = &st->syms[i];
 	qsort(st->by_name, st->n, sizeof(*st->by_name), by_name);
+	if (kft_initcalls_index(&st->initcalls))
+		return fail(err, errlen, "out of memory");
 	return index_buckets(st) ? fail(err, errlen, "out of memory") : 0;
 }
 
@@ -216,6 +218,8 @@ static int load_map(struct kft_symtab *st, const char *path, char *err,
 		if (*end || end == addr || a == ULLONG_MAX)
 			return fail(err, errlen, "%s:%zu: bad address '%s'",
 				    path, lineno, addr);
+		if (a && kft_initcalls_note(&st->initcalls, a, name))
+			return fail(err, errlen, "out of memory");
 		if (!strchr("tTwW", type[0]) || !a)
 			continue;
 		if (push(st, &cap, a, 0, name, module))
@@ -264,6 +268,7 @@ static int load_elf(struct kft_symtab *st, const char *path, char *err,
 			for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
 				GElf_Sym s;
 				const char *n;
+				bool fn, initcall;
 
 				if (!gelf_getsym(d, i, &s) || !s.st_value)
 					continue;
@@ -271,16 +276,21 @@ static int load_elf(struct kft_symtab *st, const char *path, char *err,
 				if (!n || !*n)
 					continue;
 				/* _text anchors the KASLR offset. */
-				if (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
-				    strcmp(n, "_text"))
+				fn = GELF_ST_TYPE(s.st_info) == STT_FUNC ||
+				     !strcmp(n, "_text");
+				initcall = !strncmp(n, "__initcall", 10);
+				if (!fn && !initcall)
 					continue;
 				if (!pass) {
 					names += strlen(n) + 1;
 					continue;
 				}
 				strcpy(st->text + used, n);
-				if (push(st, &cap, s.st_value, s.st_size,
-					 st->text + used, NULL)) {
+				if ((initcall &&
+				     kft_initcalls_note(&st->initcalls, s.st_value,
+							st->text + used)) ||
+				    (fn && push(st, &cap, s.st_value, s.st_size,
+						st->text + used, NULL))) {
 					elf_end(elf);
 					close(fd);
 					return fail(err, errlen, "out of memory");
@@ -332,6 +342,7 @@ void kft_symtab_free(struct kft_symtab *st)
 	free(st->by_name);
 	free(st->text);
 	free(st->bucket);
+	kft_initcalls_free(&st->initcalls);
 	memset(st, 0, sizeof(*st));
 }
 

@@ -2,7 +2,7 @@
 /*
  * Kernel symbol tables for the KFT host tools: System.map, a saved
  * /proc/kallsyms (module symbols included), or a vmlinux ELF file.
- * Only function symbols are kept.
+ * Only function symbols are kept, and the table of initcalls' levels.
  */
 #ifndef _KFT_SYMTAB_H
 #define _KFT_SYMTAB_H
@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "initcalls.h"
 
 struct kft_sym {
 	uint64_t addr;
@@ -30,6 +32,7 @@ struct kft_symtab {
 	uint32_t nbuckets;
 	uint64_t lo;
 	unsigned int shift;
+	struct kft_initcalls initcalls;	/* each initcall's level */
 };
 
 /* 0 on success; on failure -1 and a message in err. */

@@ -3,10 +3,12 @@
  * libFuzzer target for the symbol-table readers (scripts/kft/symtab.c):
  * System.map and /proc/kallsyms text, and vmlinux ELF files.  What loads
  * must answer lookups consistently: the symbol found for an address is at
- * or below it, and a name's address is a symbol of that name.
+ * or below it, a name's address is a symbol of that name, and an initcall's
+ * level is the one its table entry has.
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_memfile.h"
@@ -27,6 +29,17 @@ static void check(const struct kft_symtab *st)
 			if (!n || strcmp(n->name, s->name))
 				abort();
 		}
+	}
+	for (size_t i = 0; i < st->initcalls.n && i < 64; i++) {
+		const struct kft_initcall *e = &st->initcalls.v[i];
+		char *fn = strndup(e->name, e->len);
+
+		if (!fn)
+			abort();
+		if (e->level < KFT_INITCALL_EARLY || e->level > 7 ||
+		    kft_initcall_level(&st->initcalls, fn) != e->level)
+			abort();
+		free(fn);
 	}
 	{
 		uint64_t off;

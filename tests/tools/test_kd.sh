@@ -226,6 +226,59 @@ awk '/^Phases/ { p = 1; next } /^Initcalls/ { p = 0 }
 	END { exit !(total == 7390 && sum == total) }' "$tmp/boot.out"
 ok $? "--boot: the phases add up to the boot time, start_kernel to to_userspace"
 golden boot-diff --boot --diff $fx/boot.log $fx/boot-new.log
+# The same boot from a kernel where do_initcall_level() and
+# do_pre_smp_initcalls() were inlined (GCC with KFT's plugin): the
+# containers call do_one_initcall() themselves (boot-inlined.log).  Without
+# symbols the levels are unknown and kd says how to get them; with
+# System.map's __initcall* symbols (boot-initcalls.map: an empty level, a
+# module name holding "__", an ID of "6s" after a name ending in a digit,
+# rootfs in level 5, markers listed after an entry at their address, one
+# static name at levels 6 and 7, an entry past __initcall_end) each
+# initcall has its level and each level's initcalls make one phase; one
+# not in the log between two of level 6 is of level 6.
+golden boot-inlined --boot $fx/boot-inlined.log
+golden boot-inlined-map --boot -m $fx/boot-initcalls.map $fx/boot-inlined.log
+awk '/^Phases/ { p = 1; next } /^Initcalls/ { p = 0 }
+	p && $NF == "total" { total = $1 }
+	p && $1 ~ /^[0-9]+$/ && $NF != "total" && NF >= 4 { sum += $2 }
+	END { exit !(total == 7390 && sum == total) }' "$tmp/boot-inlined-map.out"
+ok $? "--boot -m, do_initcall_level() inlined: the phases still add up to the boot time"
+# The same symbols in an ELF file (-e vmlinux): assembled from the map.
+awk '{ sec = $2 ~ /^[tT]$/ ? "text" : "data"; printf "%s %s %s\n", sec, $1, $3 }' \
+	$fx/boot-initcalls.map | python3 -c '
+import sys
+base = {"text": 0xffffffff81000000, "data": 0xffffffff82000000}
+out = {"text": [], "data": []}
+seen = set()
+for line in sys.stdin:
+    sec, addr, name = line.split()
+    if name not in seen:    # gas takes each name once
+        out[sec].append((int(addr, 16) - base[sec] + 0x100, name))
+    seen.add(name)
+for sec in ("text", "data"):
+    print("\t.section .%s" % sec)
+    for off, name in sorted(out[sec], key=lambda x: x[0]):
+        print("\t.org 0x%x" % off)
+        if sec == "text":
+            print("\t.type \"%s\", @function" % name)
+        print("\"%s\":" % name)
+    print("\t.byte 0")
+' > "$tmp/initcalls.s" && as -o "$tmp/initcalls.o" "$tmp/initcalls.s" &&
+	"$KD" --boot -e "$tmp/initcalls.o" $fx/boot-inlined.log > "$tmp/boot-inlined-elf.out" &&
+	diff -u <(awk '/^Initcalls/ { i = 1 } i' $fx/boot-inlined-map.expected) \
+		<(awk '/^Initcalls/ { i = 1 } i' "$tmp/boot-inlined-elf.out")
+ok $? "--boot -e: the levels from an ELF file's __initcall* symbols, as from the map"
+"$KD" --boot --json -m $fx/boot-initcalls.map $fx/boot-inlined.log | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+got = {c["name"]: (c["level"], c["level_name"]) for c in r["initcalls"] if c["name"]}
+want = {"early_fn": (None, "early"), "slow_init": (4, "subsys"), "populate_rootfs": (5, "fs"),
+        "dev_init": (6, "device"), "vt_init2": (6, "device"), "dup_init": (None, None)}
+sys.exit(got != want)'
+ok $? "--boot --json -m, do_initcall_level() inlined: each initcall's level"
+# A normal kernel's log keeps its own levels, whatever the symbols say.
+"$KD" --boot -m $fx/boot-initcalls.map $fx/boot.log | diff -u $fx/boot.expected -
+ok $? "--boot -m on a log with do_initcall_level(): the log's levels"
 "$KD" --boot -n 2 $fx/boot.log | awk '/^Initcalls/ { i = 1; next } i && /^ +[0-9]/ { n++ } END { exit n != 2 }'
 ok $? "--boot -n 2: the two longest initcalls"
 "$KD" --boot -t 300 $fx/boot.log > "$tmp/boot-t.out"

@@ -51,8 +51,8 @@ results() {
 }
 results boot "$out/qemu-boot/boot.out"
 "$BUILD/kd" --timeline "$out/boot.sym" > "$out/boot-timeline.svg"
-"$BUILD/kd" --boot "$out/boot.sym" > "$out/boot-report.txt"
-"$BUILD/kd" --boot --svg "$out/boot.sym" > "$out/boot-report.svg"
+"$BUILD/kd" --boot -m "$map" "$out/boot.sym" > "$out/boot-report.txt"
+"$BUILD/kd" --boot --svg -m "$map" "$out/boot.sym" > "$out/boot-report.svg"
 results fork "$out/qemu-fork/forkexec.out"
 
 step "5/5 done"
@@ -61,10 +61,10 @@ echo "== Boot: $(grep -m1 '^Logging started' "$out/boot.sym")"
 echo "         $(grep -m1 '^Logging stopped' "$out/boot.sym")"
 echo "   $(grep -m1 '^Number of entries' "$out/boot.sym")"
 echo
-echo "Where boot time went, by phase and initcall (scripts/kd --boot -n 10"
+echo "Where boot time went, by phase and initcall (scripts/kd --boot -m System.map -n 10"
 echo "-t 5000: phases and initcalls of 5 ms or more; the phases add up to"
 echo "the boot; boot-report.txt has them all):"
-"$BUILD/kd" --boot -n 10 -t 5000 "$out/boot.sym"
+"$BUILD/kd" --boot -m "$map" -n 10 -t 5000 "$out/boot.sym"
 echo
 echo "The 12 functions with the most local time on the CPU (their own code,"
 echo "not their callees'; scripts/kd -n 12 -s l):"

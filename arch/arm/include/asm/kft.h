@@ -170,8 +170,8 @@ void kft_site_ret(void);
 
 static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
 {
-	u32 op = __arm_gen_branch(site, (unsigned long)(hook ?: kft_site_ret),
-				  false, false);
+	unsigned long to = (unsigned long)(hook ?: (void *)kft_site_ret);
+	u32 op = __arm_gen_branch(site, to, false, false);
 	u32 mem;
 
 	if (!op)	/* out of reach: a module's, through a PLT */

@@ -215,7 +215,8 @@ void kft_site_ret(void);
 
 static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
 {
-	return kft_a64_branch(insn, KFT_A64_B, site, hook ?: kft_site_ret);
+	return kft_a64_branch(insn, KFT_A64_B, site,
+			      hook ?: (void *)kft_site_ret);
 }
 
 /*

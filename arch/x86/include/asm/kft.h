@@ -105,8 +105,10 @@ void kft_site_ret(void);
 
 static inline bool kft_arch_site_tail(u8 *insn, unsigned long site, void *hook)
 {
-	memcpy(insn, text_gen_insn(JMP32_INSN_OPCODE, (void *)site,
-				   hook ?: kft_site_ret), JMP32_INSN_SIZE);
+	void *to = hook ?: (void *)kft_site_ret;
+
+	memcpy(insn, text_gen_insn(JMP32_INSN_OPCODE, (void *)site, to),
+	       JMP32_INSN_SIZE);
 	return true;
 }
 

@@ -97,6 +97,9 @@ for f in "${frags[@]}"; do
 		esac
 	done < "$f"
 done
+# GCC_PLUGINS is GCC's: a fragment shared with Clang (afterinlining) sets
+# it, and a Clang build drops it.
+[ "$compiler" = gcc ] || unset 'want_cfg[CONFIG_GCC_PLUGINS]'
 for sym in "${!want_cfg[@]}"; do
 	if [ "${want_cfg[$sym]}" = unset ]; then
 		! grep -q "^$sym=" "$out/.config" ||
@@ -107,20 +110,24 @@ for sym in "${!want_cfg[@]}"; do
 	fi
 done
 
-# Objects do not depend on the GCC plugin that compiled them (before 6.18):
-# a changed kft_plugin.c recompiles the kernel's objects, a build that
-# stopped half-way's too.  Deleted, not "make clean", which visits every
-# directory a Makefile names and stops at those Debian's 6.18 source
-# leaves out (drivers/video/fbdev/nvidia).
+# Objects do not depend on KFT's compiler plugin that compiled them (GCC's
+# before 6.18; Clang's LLVM pass never): a changed kft_plugin.c or
+# kft_pass.cpp recompiles the kernel's objects, a build that stopped
+# half-way's too.  Deleted, not "make clean", which visits every directory
+# a Makefile names and stops at those Debian's 6.18 source leaves out
+# (drivers/video/fbdev/nvidia).  ccache hashes a -fplugin's file but knows
+# nothing of -fpass-plugin: the pass's source goes into its hash.
 if grep -q '^CONFIG_KFT_AFTER_INLINING=y' "$out/.config"; then
-	plugin=$(md5sum < "$ksrc/scripts/gcc-plugins/kft_plugin.c" | cut -d' ' -f1)
+	plugin=$(cat "$ksrc/scripts/gcc-plugins/kft_plugin.c" \
+		"$ksrc/scripts/llvm-plugins/kft_pass.cpp" | md5sum | cut -d' ' -f1)
 	if [ "$(cat "$out/.kft-plugin-stamp" 2>/dev/null)" != "$plugin" ]; then
 		if [ -n "$(find "$out" -path "$out/scripts" -prune -o -name '*.o' -print -quit)" ]; then
-			kft_log "$name: kft_plugin.c is new or changed, recompiling every object"
+			kft_log "$name: KFT's compiler plugin is new or changed, recompiling every object"
 			find "$out" -path "$out/scripts" -prune -o -name '*.o' -exec rm -f {} +
 		fi
 		echo "$plugin" > "$out/.kft-plugin-stamp"
 	fi
+	export CCACHE_EXTRAFILES=$ksrc/scripts/llvm-plugins/kft_pass.cpp
 fi
 
 kft_log "building $name (log: $out/build.log)"

@@ -60,12 +60,21 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 
 /*
  * CONFIG_KFT_AFTER_INLINING calls the hooks from inline asm that clobbers
- * only %rdi (scripts/gcc-plugins/kft_plugin.c): the hooks save every
- * other register they change, so an idle kernel's functions keep their
- * values in registers across the NOP'd sites.
+ * only %rdi (scripts/gcc-plugins/kft_plugin.c; with Clang %rsi too,
+ * scripts/llvm-plugins/kft_pass.cpp): the hooks save every other register
+ * they change, so an idle kernel's functions keep their values in
+ * registers across the NOP'd sites.  Clang's no_caller_saved_registers
+ * leaves the arguments' registers out, and tail-calls from such a
+ * function into one that saves nothing, the registers restored and the
+ * call's own argument lost with them (Clang 14 and 19): no tail calls.
  */
 #ifdef CONFIG_KFT_AFTER_INLINING
+#ifdef CONFIG_CC_IS_CLANG
+#define kft_arch_hook_abi	__attribute__((__no_caller_saved_registers__, \
+					       __disable_tail_calls__))
+#else
 #define kft_arch_hook_abi	__no_caller_saved_registers
+#endif
 #endif
 
 #ifdef CONFIG_KFT_NOP_SITES

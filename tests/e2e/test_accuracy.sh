@@ -29,9 +29,9 @@
 #
 # Kernels: x86_64, arm64, riscv64 and arm with GCC (the check kernels,
 # their static run); in make check-full x86_64 and arm64 with Clang too
-# (kft=), and with GCC's plugin (CONFIG_KFT_AFTER_INLINING, the check
-# kernels' static run); ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a
-# line).
+# (kft=), and with KFT's compiler plugin (CONFIG_KFT_AFTER_INLINING): GCC's
+# with the check kernels' static run, Clang's LLVM pass with kft=;
+# ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -48,7 +48,9 @@ arm $KFT_CHECK_VARIANT gcc"}
 [ -n "${ACCURACY_KERNELS:-}" ] || [ "${KFT_TIER:-check}" != full ] ||
 	KERNELS+=$'\nx86_64 kft clang\narm64 kft clang'"
 x86_64 $KFT_CHECK_VARIANT+afterinlining gcc
-arm64 $KFT_CHECK_VARIANT+afterinlining gcc"
+arm64 $KFT_CHECK_VARIANT+afterinlining gcc
+x86_64 kft+afterinlining clang
+arm64 kft+afterinlining clang"
 make -s tools-asan || exit 1
 
 # waits SYM DMESG: "NAME WAITED_US US CALLS" per initcall: from a run that

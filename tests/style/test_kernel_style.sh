@@ -12,7 +12,7 @@ cd "$repo"
 
 ksrc=$(kft_kernel_tree)
 report=$KFT_CACHE/checkpatch.txt
-files=$(git ls-files kernel include arch scripts/gcc-plugins | grep -E '\.(c|h)$')
+files=$(git ls-files kernel include arch scripts/gcc-plugins scripts/llvm-plugins | grep -E '\.(c|h|cpp)$')
 objs=$(git ls-files kernel | grep -E '\.c$' | sed 's/\.c$/.o/')
 
 # checkpatch looks for a __setup() parameter's documentation in the same
@@ -20,12 +20,13 @@ objs=$(git ls-files kernel | grep -E '\.c$' | sed 's/\.c$/.o/')
 # checked for below.
 # shellcheck disable=SC2086
 "$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet \
-	--ignore UNDOCUMENTED_SETUP -f $(echo "$files" | grep -Ev '/kft_compat\.h$|^scripts/gcc-plugins/') > "$report" 2>&1
-# The GCC plugin is C++: checkpatch reads GCC's vec<tree, va_gc> as two
-# comparisons (SPACING), as it does in the kernel's own stackleak_plugin.c.
+	--ignore UNDOCUMENTED_SETUP -f $(echo "$files" | grep -Ev '/kft_compat\.h$|^scripts/(gcc|llvm)-plugins/') > "$report" 2>&1
+# The compiler plugins are C++: checkpatch reads GCC's vec<tree, va_gc> as
+# two comparisons (SPACING), as it does in the kernel's own
+# stackleak_plugin.c.
 # shellcheck disable=SC2046
 "$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet --ignore SPACING \
-	-f $(echo "$files" | grep '^scripts/gcc-plugins/') >> "$report" 2>&1
+	-f $(echo "$files" | grep -E '^scripts/(gcc|llvm)-plugins/') >> "$report" 2>&1
 # kft_compat.h keys what differs between kernel series on the version: the
 # one place KFT may use LINUX_VERSION_CODE (patches/SERIES).
 "$ksrc/scripts/checkpatch.pl" --strict --no-tree --quiet \

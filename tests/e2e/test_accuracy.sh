@@ -28,10 +28,11 @@
 # where KFT's line puts start_kernel() on it).
 #
 # Kernels: x86_64, arm64, riscv64 and arm with GCC (the check kernels,
-# their static run); in make check-full x86_64 and arm64 with Clang too
-# (kft=), and with KFT's compiler plugin (CONFIG_KFT_AFTER_INLINING): GCC's
-# with the check kernels' static run, Clang's LLVM pass with kft=;
-# ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a line).
+# their static run), x86_64 and arm64 with Clang and KFT's LLVM pass
+# (CONFIG_KFT_AFTER_INLINING; kft=); in make check-full x86_64 and arm64
+# with Clang's own calls too (kft=), and with GCC's plugin (the check
+# kernels' static run); ACCURACY_KERNELS overrides ("ARCH VARIANT CC" a
+# line).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -44,13 +45,13 @@ SCHED_RUN="trigger start entry start_kernel trigger stop entry to_userspace filt
 KERNELS=${ACCURACY_KERNELS:-"x86_64 $KFT_CHECK_VARIANT gcc
 arm64 $KFT_CHECK_VARIANT gcc
 riscv64 $KFT_CHECK_VARIANT gcc
-arm $KFT_CHECK_VARIANT gcc"}
+arm $KFT_CHECK_VARIANT gcc
+x86_64 kft+afterinlining clang
+arm64 kft+afterinlining clang"}
 [ -n "${ACCURACY_KERNELS:-}" ] || [ "${KFT_TIER:-check}" != full ] ||
 	KERNELS+=$'\nx86_64 kft clang\narm64 kft clang'"
 x86_64 $KFT_CHECK_VARIANT+afterinlining gcc
-arm64 $KFT_CHECK_VARIANT+afterinlining gcc
-x86_64 kft+afterinlining clang
-arm64 kft+afterinlining clang"
+arm64 $KFT_CHECK_VARIANT+afterinlining gcc"
 make -s tools-asan || exit 1
 
 # waits SYM DMESG: "NAME WAITED_US US CALLS" per initcall: from a run that

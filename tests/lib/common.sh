@@ -54,12 +54,15 @@ kft_series_arches() {
 # The kernels the check tier builds, "ARCH VARIANT COMPILER [SERIES]" a
 # line (the default series if none), in the order its tests first need
 # them: tests/lib/prebuild.sh builds them ahead.  The other series'
-# kernels come last (tests/e2e/test_series.sh).  Clang kernels are make
-# check-full's, which builds them ahead too.
+# kernels come last (tests/e2e/test_series.sh).  Clang's: x86_64 and
+# arm64 with KFT's LLVM pass (tests/e2e/test_accuracy.sh), and in make
+# check-full, which builds them ahead too, without it.
 KFT_CHECK_KERNELS="x86_64 $KFT_CHECK_VARIANT gcc$([ "${KFT_TIER:-check}" != full ] || printf '\nx86_64 kft clang')
 arm64 $KFT_CHECK_VARIANT gcc$([ "${KFT_TIER:-check}" != full ] || printf '\narm64 kft clang')
 riscv64 $KFT_CHECK_VARIANT gcc
 arm $KFT_CHECK_VARIANT gcc
+x86_64 kft+afterinlining clang
+arm64 kft+afterinlining clang
 x86_64 kft+debug gcc
 $(for s in $(kft_series_list); do
 	[ "$s" = "$KFT_KVER_DEFAULT" ] && continue

@@ -327,8 +327,9 @@ for KFT_ARCH in $ARCHES; do
 	[[ $compilers = *" gcc "* ]] && kernel_test gcc "${KFT_CHECK_VARIANT#kft+}" 2
 	[ "$KFT_ARCH" = x86_64 ] && [[ $compilers = *" gcc "* ]] &&
 		sched_clock_test gcc "${KFT_CHECK_VARIANT#kft+}"
-	# Clang is make check-full's: a kernel more than a cold make check's
-	# hour holds (README).
+	# Clang's boots are make check-full's: a kernel more than a cold make
+	# check's hour holds (README).  (make check's Clang kernels are the
+	# accuracy test's; their code is checked below.)
 	[ "$KFT_TIER" = full ] || continue
 	for cc in $compilers; do
 		kernel_test "$cc"
@@ -346,4 +347,13 @@ for KFT_ARCH in $ARCHES; do
 	# ARM-mode call sites are encoded and patched differently.
 	[ "$KFT_ARCH" = arm ] && [[ $compilers = *" gcc "* ]] && kernel_test gcc arm-isa
 done
+# make check: the LLVM pass's calls in the Clang kernels test_accuracy.sh
+# boots (KFT_CHECK_KERNELS; last, so that they are built by now).
+if [ "$KFT_TIER" != full ]; then
+	for KFT_ARCH in $ARCHES; do
+		[[ $KFT_ARCH = @(x86_64|arm64) ]] || continue
+		. tests/lib/arch.sh
+		[[ " ${KFT_COMPILERS:-$KCOMPILERS} " = *" clang "* ]] && after_inlining_test clang
+	done
+fi
 tap_done

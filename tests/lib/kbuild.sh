@@ -111,15 +111,20 @@ for sym in "${!want_cfg[@]}"; do
 done
 
 # Objects do not depend on KFT's compiler plugin that compiled them (GCC's
-# before 6.18; Clang's LLVM pass never): a changed kft_plugin.c or
-# kft_pass.cpp recompiles the kernel's objects, a build that stopped
-# half-way's too.  Deleted, not "make clean", which visits every directory
-# a Makefile names and stops at those Debian's 6.18 source leaves out
-# (drivers/video/fbdev/nvidia).  ccache hashes a -fplugin's file but knows
-# nothing of -fpass-plugin: the pass's source goes into its hash.
+# before 6.18; Clang's LLVM pass never): a changed kft_plugin.c, or
+# kft_pass.cpp for Clang, recompiles the kernel's objects, a build that
+# stopped half-way's too.  Deleted, not "make clean", which visits every
+# directory a Makefile names and stops at those Debian's 6.18 source
+# leaves out (drivers/video/fbdev/nvidia).  ccache hashes a -fplugin's
+# file but knows nothing of -fpass-plugin: the pass's source goes into
+# its hash.
 if grep -q '^CONFIG_KFT_AFTER_INLINING=y' "$out/.config"; then
-	plugin=$(cat "$ksrc/scripts/gcc-plugins/kft_plugin.c" \
-		"$ksrc/scripts/llvm-plugins/kft_pass.cpp" | md5sum | cut -d' ' -f1)
+	case $compiler in
+	gcc) plugin_src=$ksrc/scripts/gcc-plugins/kft_plugin.c ;;
+	clang) plugin_src=$ksrc/scripts/llvm-plugins/kft_pass.cpp
+	       export CCACHE_EXTRAFILES=$plugin_src ;;
+	esac
+	plugin=$(md5sum < "$plugin_src" | cut -d' ' -f1)
 	if [ "$(cat "$out/.kft-plugin-stamp" 2>/dev/null)" != "$plugin" ]; then
 		if [ -n "$(find "$out" -path "$out/scripts" -prune -o -name '*.o' -print -quit)" ]; then
 			kft_log "$name: KFT's compiler plugin is new or changed, recompiling every object"
@@ -127,7 +132,6 @@ if grep -q '^CONFIG_KFT_AFTER_INLINING=y' "$out/.config"; then
 		fi
 		echo "$plugin" > "$out/.kft-plugin-stamp"
 	fi
-	export CCACHE_EXTRAFILES=$ksrc/scripts/llvm-plugins/kft_pass.cpp
 fi
 
 kft_log "building $name (log: $out/build.log)"

@@ -118,6 +118,33 @@ printf '0xffffffff811b6f40 at 1992007.156 us, at 10764155 usec, 16777216 calls, 
 /usr/bin/python3 - "$tmp" <<<"$hash_check" >/dev/null
 ok $? "the commit hash check passes addresses, numbers and names"
 rm -rf "$tmp"
+# What points at the manual finds it: every Documentation/trace/kft...
+# path named in KFT's code, Kconfig, patch queues (the lines they add or
+# keep), installer, tests and READMEs is a file or directory of the manual.
+doc_check "references to Documentation/trace/kft* name files that exist" '
+import os, re, subprocess, sys
+files = subprocess.run(["git", "ls-files", "kernel", "include", "arch", "scripts", "patches",
+                        "tests", "bench", "Kconfig.kft", "README.md", "Makefile"],
+                       capture_output=True, text=True, check=True).stdout.split()
+bad, n = 0, 0
+for f in files:
+    if "/corpus" in f or not os.path.isfile(f):
+        continue
+    try:
+        text = open(f, encoding="utf-8").read()
+    except UnicodeDecodeError:
+        continue
+    for ln, l in enumerate(text.split("\n"), 1):
+        if l.startswith("-") and f.startswith("patches/"):
+            continue
+        for m in re.finditer(r"Documentation/trace/kft[A-Za-z0-9_./-]*", l):
+            p = m.group(0).rstrip(".")
+            n += 1
+            if not os.path.exists(p):
+                print(f"{f}:{ln}: {p} does not exist"); bad = 1
+print(n, "references")
+sys.exit(bad)
+'
 # README's Layout table names every file of KFT (by its path, by its name
 # in a row of its folder, or by a folder or pattern that holds it), and
 # its links lead to files that exist.

@@ -151,4 +151,20 @@ for s in $(kft_series_list); do
 		awk '/^\+\+\+ b\/Documentation\/trace\/index.rst/ { f = 1 } f && /^\+   kft\/index$/ { found = 1 } END { exit !found }' "$tmp/kft-$s.patch"
 	ok $? "make patch KVER=$s: the manual's pages and kft/index in Documentation/trace/index.rst${miss:+ (missing:$miss)}"
 done
+# Where the tests have a series' tree (they extract it for the kernel
+# tests; .kft-tarball marks one extracted whole), the index hunk applies to
+# its Documentation/trace/index.rst exactly: no fuzz, as install.sh
+# applies it.
+for s in $(kft_series_list); do
+	tree=
+	for t in "$KFT_CACHE"/src/linux-source-"$s" "$KFT_CACHE"/src/linux-"$s".* "$KFT_CACHE"/src/linux-source-"$s".*; do
+		[ -f "$t/.kft-tarball" ] && [ -f "$t/Documentation/trace/index.rst" ] && { tree=$t; break; }
+	done
+	if [ -z "$tree" ]; then
+		tap_skip "linux-$s: no extracted tree in $KFT_CACHE/src to apply the index hunk to"
+		continue
+	fi
+	patch -s -p1 -F0 --dry-run -d "$tree" < patches/linux-$s/0013-kft-documentation-in-the-trace-index.patch
+	ok $? "linux-$s: the index hunk applies to ${tree#"$KFT_CACHE"/}'s Documentation/trace/index.rst with no fuzz"
+done
 tap_done

@@ -7,7 +7,7 @@
  * scripts/kft/include provides on the host.  Every refusal says the line,
  * the token and why; a refused config leaves the caller's config empty.
  *
- * Statements (see Documentation/trace/kft.rst):
+ * Statements (see Documentation/trace/kft/config.rst):
  *	new | begin | end
  *	trigger start|stop entry|exit <fn>
  *	trigger start|stop time <time>

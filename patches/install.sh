@@ -97,7 +97,7 @@ while read -r p; do
 	# applied with fuzz can land in the wrong function without an error.
 	if ! out=$(patch -p1 -F0 -N --dry-run -d "$work" < "$series_dir/$p" 2>&1); then
 		echo "$out" | sed 's/^/  /' >&2
-		die "linux-$kver/$p does not apply to $ksrc (Linux $ver) without fuzz; nothing was changed.  See Documentation/trace/kft.rst, \"Installing into your own tree\""
+		die "linux-$kver/$p does not apply to $ksrc (Linux $ver) without fuzz; nothing was changed.  See Documentation/trace/kft/arch.rst, \"Installing into your own tree\""
 	fi
 	patch -s -p1 -F0 -N -d "$work" < "$series_dir/$p"
 done < "$series_dir/series"

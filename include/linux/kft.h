@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Kernel Function Trace: what the rest of the kernel sees of KFT.
- * See Documentation/trace/kft.rst.
+ * See Documentation/trace/kft/index.rst.
  */
 #ifndef _LINUX_KFT_H
 #define _LINUX_KFT_H

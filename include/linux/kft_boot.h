@@ -2,7 +2,7 @@
 /*
  * Kernel Function Trace boot runs: the architecture primes the run given by
  * the kft= parameter or kftstatic.conf right before start_kernel().
- * See Documentation/trace/kft.rst.
+ * See Documentation/trace/kft/boot.rst.
  */
 #ifndef _LINUX_KFT_BOOT_H
 #define _LINUX_KFT_BOOT_H

@@ -81,7 +81,7 @@ enum kft_console_kind kft_console_line(struct kft_console *c, char *line,
 		return KFT_CONSOLE_NONE;
 	/*
 	 * A log line: "kft_dump: TEXT", or for an empty one "kft_dump:" with
-	 * its blank stripped (as a capture, an editor, kft.rst may do).
+	 * its blank stripped (as a capture, an editor, the manual may do).
 	 */
 	if (!strncmp(tag, line_tag, sizeof(line_tag) - 2) &&
 	    strchr(" \r\n", tag[sizeof(line_tag) - 2])) {

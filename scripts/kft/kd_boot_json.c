@@ -2,7 +2,7 @@
 /*
  * kd --boot --json: the boot report as JSON, for CI dashboards and scripts,
  * and read back as a reference for --check and --diff.  The schema
- * (Documentation/trace/kft.rst, "Boot time in CI"), version 1:
+ * (Documentation/trace/kft/boot.rst, "Boot time in CI"), version 1:
  *
  * { "format": "kft-boot-report", "version": 1, "units": "us", "log": PATH,
  *   "boot": { "start_kernel": BOOL, "start": US, "reached_user_space": BOOL,

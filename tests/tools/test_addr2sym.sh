@@ -176,7 +176,7 @@ ok $? "a console capture: the log alone comes out, as from /proc/kft_data"
 echo "addr2sym: $tmp/capture.log (kft_dump):22: no function and caller addresses; line kept" |
 	diff -u - "$tmp/err"
 ok $? "a console capture: a malformed line is warned about by its line in the log"
-# Empty log lines as "kft_dump:", their blank stripped (kft.rst shows them
+# Empty log lines as "kft_dump:", their blank stripped (the manual shows them
 # so; so do editors and some capture tools): lines like any other, none
 # lost, by addr2sym and kd alike.
 capture $fx/raw.log | sed 's/ *\r$/\r/' > "$tmp/stripped.log"

@@ -61,6 +61,13 @@ patches/install.sh "$tmp/good" > "$tmp/out" 2>&1 &&
 	cmp -s kernel/kft.c "$tmp/good/kernel/kft.c" && cmp -s Kconfig.kft "$tmp/good/kernel/Kconfig.kft" &&
 	[ -f "$tmp/good/.kft/patches/0001-stub.patch" ]
 ok $? "install: the queue for the tree's series applies, KFT's files are copied ($(tail -n 1 "$tmp/out"))"
+# The manual is a directory: index.rst and every chapter are installed.
+docs_ok=0
+for d in Documentation/trace/kft/*.rst; do
+	cmp -s "$d" "$tmp/good/$d" || { echo "# not installed: $d"; docs_ok=1; }
+done
+[ -f "$tmp/good/Documentation/trace/kft/index.rst" ] && [ $docs_ok = 0 ]
+ok $? "install: Documentation/trace/kft/ (index.rst and its chapters) is copied into the tree"
 cp -a "$tmp/good" "$tmp/good.before"
 patches/install.sh "$tmp/good" > "$tmp/out" 2>&1 &&
 	grep -q 'is up to date (Linux 9.9.3)$' "$tmp/out" && diff -r "$tmp/good.before" "$tmp/good" >/dev/null
@@ -129,5 +136,35 @@ queue_ok() {	# queue_ok DIR
 for s in $(kft_series_list); do
 	queue_ok "patches/linux-$s"
 	ok $? "install: linux-$s: the queue holds patches/linux-$KFT_KVER_DEFAULT's patches, each well formed"
+done
+# The manual is reachable from the kernel's documentation: each queue adds
+# kft/index to Documentation/trace/index.rst's toctree, and the one-file
+# patch (make patch) carries every page of the manual and that hunk.
+for s in $(kft_series_list); do
+	KFT_KVER=$s tests/lib/mkpatch.sh > "$tmp/kft-$s.patch" 2>"$tmp/err"
+	rc=$?
+	miss=
+	for d in $(git ls-files Documentation/trace/kft); do
+		grep -qx "+++ b/$d" "$tmp/kft-$s.patch" || miss="$miss $d"
+	done
+	[ $rc = 0 ] && [ -z "$miss" ] &&
+		awk '/^\+\+\+ b\/Documentation\/trace\/index.rst/ { f = 1 } f && /^\+   kft\/index$/ { found = 1 } END { exit !found }' "$tmp/kft-$s.patch"
+	ok $? "make patch KVER=$s: the manual's pages and kft/index in Documentation/trace/index.rst${miss:+ (missing:$miss)}"
+done
+# Where the tests have a series' tree (they extract it for the kernel
+# tests; .kft-tarball marks one extracted whole), the index hunk applies to
+# its Documentation/trace/index.rst exactly: no fuzz, as install.sh
+# applies it.
+for s in $(kft_series_list); do
+	tree=
+	for t in "$KFT_CACHE"/src/linux-source-"$s" "$KFT_CACHE"/src/linux-"$s".* "$KFT_CACHE"/src/linux-source-"$s".*; do
+		[ -f "$t/.kft-tarball" ] && [ -f "$t/Documentation/trace/index.rst" ] && { tree=$t; break; }
+	done
+	if [ -z "$tree" ]; then
+		tap_skip "linux-$s: no extracted tree in $KFT_CACHE/src to apply the index hunk to"
+		continue
+	fi
+	patch -s -p1 -F0 --dry-run -d "$tree" < patches/linux-$s/0013-kft-documentation-in-the-trace-index.patch
+	ok $? "linux-$s: the index hunk applies to ${tree#"$KFT_CACHE"/}'s Documentation/trace/index.rst with no fuzz"
 done
 tap_done

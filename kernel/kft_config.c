@@ -903,6 +903,38 @@ bool kft_config_scan_end(const char *text, size_t len,
 	return found;
 }
 
+/*
+ * A config written in pieces (/proc/kft), text[0, len) so far: -EAGAIN
+ * while it has no end, where the last word, cut by the write, counts only
+ * once whitespace follows it (or the writer closes the file, and the
+ * caller adds a newline); else 0 with cfg parsed, or -EINVAL, err saying
+ * why ("text after end": a word the write cut, after the end).
+ */
+int kft_config_piece(const char *text, size_t len,
+		     struct kft_config_scan *scan, struct kft_config *cfg,
+		     struct kft_config_error *err)
+{
+	struct kft_lexer lx = {
+		.text = text, .end = text + len, .line = 1,
+	};
+	struct kft_token tok;
+	const char *p;
+	int ret;
+
+	if (!kft_config_scan_end(text, len, scan))
+		return -EAGAIN;
+	ret = kft_config_parse(cfg, text, scan->pos, KFT_PARSE_PIECE, err);
+	if (ret || scan->pos == len)
+		return ret;
+	/* The rest is a word the write cut, after the end. */
+	kft_config_free(cfg);
+	for (p = text; p < text + scan->pos; p++)
+		lx.line += *p == '\n';
+	lx.p = text + scan->pos;
+	kft_next(&lx, &tok);
+	return kft_fail(err, tok.line, &tok, "text after end");
+}
+
 static int kft_resolve_one(struct kft_fref *ref, kft_lookup_fn lookup,
 			   void *priv, struct kft_config_error *err)
 {

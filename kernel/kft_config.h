@@ -142,6 +142,9 @@ struct kft_config_scan {
 
 bool kft_config_scan_end(const char *text, size_t len,
 			 struct kft_config_scan *scan);
+int kft_config_piece(const char *text, size_t len,
+		     struct kft_config_scan *scan, struct kft_config *cfg,
+		     struct kft_config_error *err);
 
 /* Resolve function names into addresses; 0 or the lookup's -errno. */
 typedef int (*kft_lookup_fn)(void *priv, const char *name,

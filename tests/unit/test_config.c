@@ -544,6 +544,95 @@ static void test_extra_words(void)
 	       "values: a NUL between the words is shown, not cut at (%s)", got);
 }
 
+/*
+ * /proc/kft's writes, as kft_proc.c feeds them to kft_config_piece(): the
+ * text so far after each write; "" stands for closing the file (a newline
+ * added).  The result after the last, as error_of() gives it.
+ */
+static const char *piece_result(const char *const *writes, unsigned int n,
+				char *buf, size_t size, struct kft_config *cfg)
+{
+	struct kft_config_scan scan = { 0 };
+	struct kft_config_error err;
+	static char text[512];
+	size_t len = 0;
+	unsigned int i;
+	int ret = -EAGAIN;
+
+	for (i = 0; i < n && ret == -EAGAIN; i++) {
+		const char *w = writes[i][0] ? writes[i] : "\n";
+
+		memcpy(text + len, w, strlen(w));
+		len += strlen(w);
+		ret = kft_config_piece(text, len, &scan, cfg, &err);
+	}
+	if (ret == -EAGAIN)
+		return i < n ? "EAGAIN before the last write" : "EAGAIN";
+	if (i < n)
+		return "ended before the last write";
+	if (!ret)
+		return "ok";
+	snprintf(buf, size, "line %u: ", err.line);
+	kft_config_strerror(&err, buf + strlen(buf), size - strlen(buf));
+	return buf;
+}
+
+/* A write that ends inside a word leaves it pending, "end" included. */
+static void test_piece_writes(void)
+{
+	static const char *const cut_end[] = {
+		"new\nfilter funclist getname end", "_page_writeback\nend\n",
+	};
+	static const char *const cut_end_closed[] = {
+		"new\nfilter funclist getname end", "",
+	};
+	static const char *const cut_end_only[] = {
+		"new\nfilter mintime 9\nend",
+	};
+	static const char *const missing[] = {
+		"new\nfilter pid ", "end", "\n",
+	};
+	static const char *const after[] = {
+		"new\nfilter mintime 9\nend\n\x1b[2J",
+	};
+	static const char *const after_closed[] = {
+		"new\nfilter mintime 9\nend\nprime",
+	};
+	char buf[KFT_ERROR_LEN + 16];
+	struct kft_config cfg;
+	const char *got;
+
+	got = piece_result(cut_end, 2, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "ok") && cfg.nfuncs == 2 &&
+	       !strcmp(cfg.funcs[1].name, "end_page_writeback"),
+	       "piece writes: '... getname end' then '_page_writeback': a funclist of getname, end_page_writeback (%s)",
+	       got);
+	if (!strcmp(got, "ok"))
+		kft_config_free(&cfg);
+	got = piece_result(cut_end_closed, 2, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "ok") && cfg.nfuncs == 1,
+	       "piece writes: ... and the file closed after 'end': the config ends there (%s)",
+	       got);
+	if (!strcmp(got, "ok"))
+		kft_config_free(&cfg);
+	got = piece_result(cut_end_only, 1, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "EAGAIN"),
+	       "piece writes: a write ending in 'end' without whitespace leaves it pending (%s)",
+	       got);
+	got = piece_result(missing, 3, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "line 2: filter pid: missing number"),
+	       "piece writes: 'filter pid ' then 'end', then a newline: refused naming the statement (%s)",
+	       got);
+	got = piece_result(after, 1, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "line 4: '\\x1b[2J': text after end"),
+	       "piece writes: a word after end in its write: text after end, escaped, with its line (%s)",
+	       got);
+	got = piece_result(after_closed, 1, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "line 4: 'prime': text after end"),
+	       "piece writes: ... a command after end is not carried out (%s)",
+	       got);
+}
+
 /* The user's bytes in errors are escaped: one line, no terminal codes. */
 static void test_escaped_errors(void)
 {
@@ -686,5 +775,6 @@ int main(void)
 	test_missing_values();
 	test_extra_words();
 	test_escaped_errors();
+	test_piece_writes();
 	return tap_done();
 }

@@ -102,9 +102,68 @@ static int kft_fail(struct kft_config_error *err, unsigned int line,
 		memcpy(err->token, tok->s, n);
 	}
 	err->token[n] = '\0';
+	err->token_len = n;
+	err->cut = tok && n < tok->len;
+	err->stmt[0] = '\0';
 	err->line = line;
 	err->msg = msg;
 	return -EINVAL;
+}
+
+/* The same, for a statement's value: the error names the statement. */
+static int kft_fail_in(struct kft_config_error *err, const char *stmt,
+		       unsigned int line, const struct kft_token *tok,
+		       const char *msg)
+{
+	kft_fail(err, line, tok, msg);
+	snprintf(err->stmt, sizeof(err->stmt), "%s", stmt);
+	return -EINVAL;
+}
+
+static bool kft_is_keyword(const struct kft_token *tok)
+{
+	static const char *const words[] = {
+		"new", "begin", "end", "trigger", "filter", "logentries",
+		"autorepeat", "watch",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (kft_tok_is(tok, words[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A statement's next word, its value: false, consuming nothing, at the end
+ * of the text or at a keyword, which begins the next statement (so that
+ * "filter pid end" is a pid missing, not a config missing its end).
+ */
+static bool kft_next_value(struct kft_lexer *lx, struct kft_token *tok)
+{
+	if (!kft_peek(lx, tok) || kft_is_keyword(tok))
+		return false;
+	return kft_next(lx, tok);
+}
+
+/*
+ * A statement takes one value: more words on its line, before the next
+ * statement, are refused with the value ("filter comm my prog": 'my prog').
+ */
+static int kft_one_value(struct kft_lexer *lx, const char *stmt,
+			 const struct kft_token *val, const char *msg,
+			 struct kft_config_error *err)
+{
+	struct kft_token all = *val, more;
+	bool extra = false;
+
+	while (kft_peek(lx, &more) && more.line == val->line &&
+	       !kft_is_keyword(&more)) {
+		kft_next(lx, &more);
+		all.len = more.s + more.len - all.s;
+		extra = true;
+	}
+	return extra ? kft_fail_in(err, stmt, val->line, &all, msg) : 0;
 }
 
 /* Copy a token into a NUL-terminated buffer; false if it does not fit. */
@@ -163,32 +222,35 @@ int kft_parse_time(const char *tok, u64 *ns)
 	return -EINVAL;
 }
 
-static int kft_expect_time(struct kft_lexer *lx, struct kft_token *kw,
-			   u64 *ns, struct kft_config_error *err)
+/* stmt: the statement, as its error names it ("filter mintime"). */
+static int kft_expect_time(struct kft_lexer *lx, const char *stmt,
+			   struct kft_token *kw, u64 *ns,
+			   struct kft_config_error *err)
 {
 	struct kft_token tok;
 	char buf[32];
 
-	if (!kft_next(lx, &tok))
-		return kft_fail(err, kw->line, kw, "missing time");
+	if (!kft_next_value(lx, &tok))
+		return kft_fail_in(err, stmt, kw->line, NULL, "missing time");
 	if (!kft_tok_str(&tok, buf, sizeof(buf)) || kft_parse_time(buf, ns))
-		return kft_fail(err, tok.line, &tok,
-				"bad time (microseconds, or a number with ns/us/ms/s)");
-	return 0;
+		return kft_fail_in(err, stmt, tok.line, &tok,
+				   "bad time (microseconds, or a number with ns/us/ms/s)");
+	return kft_one_value(lx, stmt, &tok, "one time only", err);
 }
 
-static int kft_expect_count(struct kft_lexer *lx, struct kft_token *kw,
-			    u64 *val, struct kft_config_error *err)
+static int kft_expect_count(struct kft_lexer *lx, const char *stmt,
+			    struct kft_token *kw, u64 *val,
+			    struct kft_config_error *err)
 {
 	struct kft_token tok;
 	char buf[24];
 
-	if (!kft_next(lx, &tok))
-		return kft_fail(err, kw->line, kw, "missing number");
+	if (!kft_next_value(lx, &tok))
+		return kft_fail_in(err, stmt, kw->line, NULL, "missing number");
 	if (!kft_tok_str(&tok, buf, sizeof(buf)) ||
 	    !kft_parse_ull(buf, 10, val))
-		return kft_fail(err, tok.line, &tok, "bad number");
-	return 0;
+		return kft_fail_in(err, stmt, tok.line, &tok, "bad number");
+	return kft_one_value(lx, stmt, &tok, "one number only", err);
 }
 
 static bool kft_is_name_char(char c)
@@ -233,8 +295,8 @@ static char *kft_cfg_strdup(struct kft_config *cfg, const char *s)
 }
 
 /* A function: 0x<hex> address, or a symbol name kept for kft_config_resolve. */
-static int kft_parse_fref(const struct kft_token *tok, struct kft_fref *ref,
-			  struct kft_config *cfg,
+static int kft_parse_fref(const char *stmt, const struct kft_token *tok,
+			  struct kft_fref *ref, struct kft_config *cfg,
 			  struct kft_config_error *err)
 {
 	char buf[KFT_NAME_MAX];
@@ -242,7 +304,8 @@ static int kft_parse_fref(const struct kft_token *tok, struct kft_fref *ref,
 	u64 addr;
 
 	if (!kft_tok_str(tok, buf, sizeof(buf)))
-		return kft_fail(err, tok->line, tok, "function name too long");
+		return kft_fail_in(err, stmt, tok->line, tok,
+				   "function name too long");
 	ref->line = tok->line;
 	ref->offset = tok->offset;
 	ref->len = tok->len;
@@ -250,44 +313,65 @@ static int kft_parse_fref(const struct kft_token *tok, struct kft_fref *ref,
 	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
 		if (!kft_parse_ull(buf + 2, 16, &addr) || !addr ||
 		    addr != (unsigned long)addr)
-			return kft_fail(err, tok->line, tok, "bad function address");
+			return kft_fail_in(err, stmt, tok->line, tok,
+					   "bad function address");
 		ref->addr = addr;
 		return 0;
 	}
 	if (isdigit((unsigned char)buf[0]))
-		return kft_fail(err, tok->line, tok,
-				"function must be a name or a 0x address");
+		return kft_fail_in(err, stmt, tok->line, tok,
+				   "function must be a name or a 0x address");
 	for (i = 0; buf[i]; i++)
 		if (!kft_is_name_char(buf[i]))
-			return kft_fail(err, tok->line, tok, "bad function name");
+			return kft_fail_in(err, stmt, tok->line, tok,
+					   "bad function name");
 	ref->addr = 0;
 	ref->name = kft_cfg_strdup(cfg, buf);
 	return ref->name ? 0 : -ENOMEM;
 }
 
-static bool kft_is_keyword(const struct kft_token *tok)
+/* One function, the statement's value: trigger ... entry|exit, notunder. */
+static int kft_expect_fref(struct kft_lexer *lx, const char *stmt,
+			   const struct kft_token *kw, struct kft_fref *ref,
+			   struct kft_config *cfg,
+			   struct kft_config_error *err)
 {
-	static const char *const words[] = {
-		"new", "begin", "end", "trigger", "filter", "logentries",
-		"autorepeat", "watch",
-	};
-	unsigned int i;
+	struct kft_token tok;
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (kft_tok_is(tok, words[i]))
-			return true;
-	return false;
+	if (!kft_next_value(lx, &tok))
+		return kft_fail_in(err, stmt, kw->line, NULL,
+				   "missing function");
+	ret = kft_parse_fref(stmt, &tok, ref, cfg, err);
+	if (!ret)
+		ret = kft_one_value(lx, stmt, &tok,
+				    "one function only (a funclist takes many)",
+				    err);
+	if (ret) {
+		/* (a notunder refused is not counted, nor freed with cfg) */
+		kft_cfg_free(cfg, ref->name);
+		ref->name = NULL;
+	}
+	return ret;
 }
 
 static int kft_parse_trigger(struct kft_lexer *lx, struct kft_token *kw,
 			     struct kft_config *cfg,
 			     struct kft_config_error *err)
 {
-	struct kft_token which, how, arg;
+	static const char *const stmts[2][3] = {
+		{ "trigger start entry", "trigger start exit",
+		  "trigger start time" },
+		{ "trigger stop entry", "trigger stop exit",
+		  "trigger stop time" },
+	};
+	struct kft_token which, how;
 	struct kft_trigger *t;
+	unsigned int stop;
 
-	if (!kft_next(lx, &which))
-		return kft_fail(err, kw->line, kw, "missing start or stop");
+	if (!kft_next_value(lx, &which))
+		return kft_fail_in(err, "trigger", kw->line, NULL,
+				   "missing start or stop");
 	if (kft_tok_is(&which, "start"))
 		t = &cfg->start;
 	else if (kft_tok_is(&which, "stop"))
@@ -295,14 +379,17 @@ static int kft_parse_trigger(struct kft_lexer *lx, struct kft_token *kw,
 	else
 		return kft_fail(err, which.line, &which,
 				"expected start or stop");
+	stop = t == &cfg->stop;
 	if (t->kind != KFT_TRIGGER_NONE)
 		return kft_fail(err, which.line, &which, "trigger given twice");
-	if (!kft_next(lx, &how))
-		return kft_fail(err, which.line, &which,
-				"missing entry, exit or time");
+	if (!kft_next_value(lx, &how))
+		return kft_fail_in(err, stop ? "trigger stop" : "trigger start",
+				   which.line, NULL,
+				   "missing entry, exit or time");
 	if (kft_tok_is(&how, "time")) {
 		t->kind = KFT_TRIGGER_TIME;
-		return kft_expect_time(lx, &how, &t->time_ns, err);
+		return kft_expect_time(lx, stmts[stop][2], &how, &t->time_ns,
+				       err);
 	}
 	if (kft_tok_is(&how, "entry"))
 		t->kind = KFT_TRIGGER_ENTRY;
@@ -311,10 +398,8 @@ static int kft_parse_trigger(struct kft_lexer *lx, struct kft_token *kw,
 	else
 		return kft_fail(err, how.line, &how,
 				"expected entry, exit or time");
-	if (!kft_peek(lx, &arg) || kft_is_keyword(&arg))
-		return kft_fail(err, how.line, &how, "missing function");
-	kft_next(lx, &arg);
-	return kft_parse_fref(&arg, &t->fn, cfg, err);
+	return kft_expect_fref(lx, stmts[stop][t->kind == KFT_TRIGGER_EXIT],
+			       &how, &t->fn, cfg, err);
 }
 
 /* funclist ends at fend, at the next statement, or at the end of the text. */
@@ -361,13 +446,15 @@ static int kft_parse_funclist(struct kft_lexer *lx, struct kft_token *kw,
 			cfg->funcs = grown;
 			cfg->funcs_room = room;
 		}
-		ret = kft_parse_fref(&tok, &cfg->funcs[cfg->nfuncs], cfg, err);
+		ret = kft_parse_fref("filter funclist", &tok,
+				     &cfg->funcs[cfg->nfuncs], cfg, err);
 		if (ret)
 			return ret;
 		cfg->nfuncs++;
 	}
 	if (!cfg->nfuncs)
-		return kft_fail(err, kw->line, kw, "empty funclist");
+		return kft_fail_in(err, "filter funclist", kw->line, NULL,
+				   "empty funclist");
 	return 0;
 }
 
@@ -387,7 +474,8 @@ static int kft_parse_number_filter(struct kft_lexer *lx,
 	if (*set)
 		return kft_fail(err, what->line, what,
 				pid ? "pid given twice" : "depth given twice");
-	ret = kft_expect_count(lx, what, &n, err);
+	ret = kft_expect_count(lx, pid ? "filter pid" : "filter depth", what,
+			       &n, err);
 	if (ret)
 		return ret;
 	if (n > max)
@@ -399,30 +487,37 @@ static int kft_parse_number_filter(struct kft_lexer *lx,
 	return 0;
 }
 
-/* filter comm <name>: a task name as the kernel keeps it, 15 characters. */
+/*
+ * filter comm <name>: a task name as the kernel keeps it, 15 printable
+ * characters, one word, and not a keyword of the language (which begins
+ * the next statement).
+ */
 static int kft_parse_comm(struct kft_lexer *lx, struct kft_token *what,
 			  struct kft_config *cfg,
 			  struct kft_config_error *err)
 {
 	struct kft_token tok;
+	char comm[KFT_COMM_LEN];
 	size_t i;
+	int ret;
 
 	if (cfg->comm[0])
 		return kft_fail(err, what->line, what, "comm given twice");
-	if (!kft_next(lx, &tok))
-		return kft_fail(err, what->line, what, "missing task name");
-	if (!kft_tok_str(&tok, cfg->comm, sizeof(cfg->comm))) {
-		cfg->comm[0] = '\0';
-		return kft_fail(err, tok.line, &tok,
-				"task name longer than 15 characters");
-	}
-	for (i = 0; i < tok.len; i++) {
-		if (cfg->comm[i] < 0x21 || cfg->comm[i] > 0x7e) {
-			cfg->comm[0] = '\0';
-			return kft_fail(err, tok.line, &tok,
-					"task name with a byte that is not printable");
-		}
-	}
+	if (!kft_next_value(lx, &tok))
+		return kft_fail_in(err, "filter comm", what->line, NULL,
+				   "missing task name");
+	ret = kft_one_value(lx, "filter comm", &tok,
+			    "a task name is one word", err);
+	if (ret)
+		return ret;
+	if (!kft_tok_str(&tok, comm, sizeof(comm)))
+		return kft_fail_in(err, "filter comm", tok.line, &tok,
+				   "task name longer than 15 characters");
+	for (i = 0; i < tok.len; i++)
+		if (comm[i] < 0x21 || comm[i] > 0x7e)
+			return kft_fail_in(err, "filter comm", tok.line, &tok,
+					   "task name with a byte that is not printable");
+	memcpy(cfg->comm, comm, sizeof(comm));
 	return 0;
 }
 
@@ -430,16 +525,13 @@ static int kft_parse_notunder(struct kft_lexer *lx, struct kft_token *what,
 			      struct kft_config *cfg,
 			      struct kft_config_error *err)
 {
-	struct kft_token tok;
 	int ret;
 
-	if (!kft_peek(lx, &tok) || kft_is_keyword(&tok))
-		return kft_fail(err, what->line, what, "missing function");
-	kft_next(lx, &tok);
 	if (cfg->nnotunder >= KFT_MAX_NOTUNDER)
-		return kft_fail(err, tok.line, &tok,
+		return kft_fail(err, what->line, what,
 				"more than 8 notunder functions");
-	ret = kft_parse_fref(&tok, &cfg->notunder[cfg->nnotunder], cfg, err);
+	ret = kft_expect_fref(lx, "filter notunder", what,
+			      &cfg->notunder[cfg->nnotunder], cfg, err);
 	if (ret)
 		return ret;
 	cfg->nnotunder++;
@@ -452,12 +544,15 @@ static int kft_parse_filter(struct kft_lexer *lx, struct kft_token *kw,
 {
 	struct kft_token what;
 
-	if (!kft_next(lx, &what))
-		return kft_fail(err, kw->line, kw, "missing filter kind");
+	if (!kft_next_value(lx, &what))
+		return kft_fail_in(err, "filter", kw->line, NULL,
+				   "missing filter kind");
 	if (kft_tok_is(&what, "mintime"))
-		return kft_expect_time(lx, &what, &cfg->mintime_ns, err);
+		return kft_expect_time(lx, "filter mintime", &what,
+				       &cfg->mintime_ns, err);
 	if (kft_tok_is(&what, "maxtime"))
-		return kft_expect_time(lx, &what, &cfg->maxtime_ns, err);
+		return kft_expect_time(lx, "filter maxtime", &what,
+				       &cfg->maxtime_ns, err);
 	if (kft_tok_is(&what, "noints")) {
 		cfg->noints = true;
 		return 0;
@@ -490,9 +585,9 @@ static int kft_parse_watch(struct kft_lexer *lx, struct kft_token *kw,
 	u64 bytes;
 	int ret;
 
-	if (!kft_next(lx, &what))
-		return kft_fail(err, kw->line, kw,
-				"missing stack or worst-stack");
+	if (!kft_next_value(lx, &what))
+		return kft_fail_in(err, "watch", kw->line, NULL,
+				   "missing stack or worst-stack");
 	if (kft_tok_is(&what, "stack"))
 		cfg->watch = KFT_WATCH_STACK;
 	else if (kft_tok_is(&what, "worst-stack"))
@@ -500,7 +595,9 @@ static int kft_parse_watch(struct kft_lexer *lx, struct kft_token *kw,
 	else
 		return kft_fail(err, what.line, &what,
 				"expected stack or worst-stack");
-	ret = kft_expect_count(lx, &what, &bytes, err);
+	ret = kft_expect_count(lx, cfg->watch == KFT_WATCH_STACK ?
+			       "watch stack" : "watch worst-stack",
+			       &what, &bytes, err);
 	if (ret)
 		return ret;
 	if (!bytes || bytes > (1UL << 24))
@@ -528,7 +625,7 @@ static int kft_parse_statement(struct kft_lexer *lx, struct kft_token *kw,
 		return 0;
 	}
 	if (kft_tok_is(kw, "logentries")) {
-		ret = kft_expect_count(lx, kw, &n, err);
+		ret = kft_expect_count(lx, "logentries", kw, &n, err);
 		if (ret)
 			return ret;
 		if (!n || n > KFT_MAX_LOGENTRIES)
@@ -642,14 +739,81 @@ int kft_config_parse_in(struct kft_config *cfg, const char *text, size_t len,
 	return ret;
 }
 
+/* One byte as an error shows it; its length. */
+static size_t kft_escape_byte(unsigned char c, char *e)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (c == '\\') {
+		e[0] = '\\';
+		e[1] = '\\';
+		return 2;
+	}
+	if (c >= 0x20 && c < 0x7f) {
+		e[0] = c;
+		return 1;
+	}
+	e[0] = '\\';
+	if (c == '\n' || c == '\t' || c == '\r') {
+		e[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+		return 2;
+	}
+	e[1] = 'x';
+	e[2] = hex[c >> 4];
+	e[3] = hex[c & 15];
+	return 4;
+}
+
+/* more: s goes on past len (a token cut short), so "..." ends it. */
+static const char *kft_escape(char *buf, size_t size, const char *s,
+			      size_t len, bool more)
+{
+	size_t i, k, n = 0, room;
+	char e[4];
+
+	for (i = 0; i < len; i++)
+		n += kft_escape_byte(s[i], e);
+	/* All of it, or as much as leaves room for "..." and the NUL. */
+	more |= n >= size;
+	room = more ? size - 4 : size - 1;
+	n = 0;
+	for (i = 0; i < len; i++) {
+		k = kft_escape_byte(s[i], e);
+		if (n + k > room)
+			break;
+		memcpy(buf + n, e, k);
+		n += k;
+	}
+	if (more) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+const char *kft_config_escape(char *buf, size_t size, const char *s,
+			      size_t len)
+{
+	return kft_escape(buf, size, s, len, false);
+}
+
 /* What err says, as every front end prints it after its "line N: ". */
 const char *kft_config_strerror(const struct kft_config_error *err,
 				char *buf, size_t size)
 {
-	if (err->token[0])
-		snprintf(buf, size, "'%s': %s", err->token, err->msg);
-	else
-		snprintf(buf, size, "%s", err->msg);
+	char tok[44];
+	size_t n = 0;
+
+	if (err->stmt[0])
+		n = snprintf(buf, size, "%s: ", err->stmt);
+	if (err->token_len && n < size) {
+		kft_escape(tok, sizeof(tok), err->token, err->token_len,
+			   err->cut);
+		n += snprintf(buf + n, size - n, "'%s': ", tok);
+	}
+	if (n < size)
+		snprintf(buf + n, size - n, "%s", err->msg);
 	return buf;
 }
 
@@ -737,6 +901,38 @@ bool kft_config_scan_end(const char *text, size_t len,
 	}
 	scan->pos = cut;
 	return found;
+}
+
+/*
+ * A config written in pieces (/proc/kft), text[0, len) so far: -EAGAIN
+ * while it has no end, where the last word, cut by the write, counts only
+ * once whitespace follows it (or the writer closes the file, and the
+ * caller adds a newline); else 0 with cfg parsed, or -EINVAL, err saying
+ * why ("text after end": a word the write cut, after the end).
+ */
+int kft_config_piece(const char *text, size_t len,
+		     struct kft_config_scan *scan, struct kft_config *cfg,
+		     struct kft_config_error *err)
+{
+	struct kft_lexer lx = {
+		.text = text, .end = text + len, .line = 1,
+	};
+	struct kft_token tok;
+	const char *p;
+	int ret;
+
+	if (!kft_config_scan_end(text, len, scan))
+		return -EAGAIN;
+	ret = kft_config_parse(cfg, text, scan->pos, KFT_PARSE_PIECE, err);
+	if (ret || scan->pos == len)
+		return ret;
+	/* The rest is a word the write cut, after the end. */
+	kft_config_free(cfg);
+	for (p = text; p < text + scan->pos; p++)
+		lx.line += *p == '\n';
+	lx.p = text + scan->pos;
+	kft_next(&lx, &tok);
+	return kft_fail(err, tok.line, &tok, "text after end");
 }
 
 static int kft_resolve_one(struct kft_fref *ref, kft_lookup_fn lookup,

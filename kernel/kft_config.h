@@ -92,14 +92,29 @@ struct kft_config {
 /* Where and why a config was refused. */
 struct kft_config_error {
 	unsigned int line;
-	char token[48];
+	char stmt[24];		/* the statement whose value is wrong, or "" */
+	char token[48];		/* the user's bytes, raw; cut: there were more */
+	size_t token_len;	/* (a span of words may hold a NUL) */
+	bool cut;
 	const char *msg;
 };
 
-/* "'TOKEN': MESSAGE", or MESSAGE; at most KFT_ERROR_LEN bytes with the NUL. */
+/*
+ * "STATEMENT: 'TOKEN': MESSAGE", each part only if there is one, the
+ * token escaped (kft_config_escape()); at most KFT_ERROR_LEN bytes with
+ * the NUL.
+ */
 #define KFT_ERROR_LEN		160
 const char *kft_config_strerror(const struct kft_config_error *err,
 				char *buf, size_t size);
+
+/*
+ * The user's bytes as an error may show them: printable ASCII as it is,
+ * a backslash doubled, \n \t \r, any other byte \xHH; "..." at the end if
+ * they do not all fit in size bytes with the NUL (size >= 4).
+ */
+const char *kft_config_escape(char *buf, size_t size, const char *s,
+			      size_t len);
 
 /* Parse flags. */
 #define KFT_PARSE_STATIC	0x1	/* kftstatic.conf: no new/end, commas allowed */
@@ -127,6 +142,9 @@ struct kft_config_scan {
 
 bool kft_config_scan_end(const char *text, size_t len,
 			 struct kft_config_scan *scan);
+int kft_config_piece(const char *text, size_t len,
+		     struct kft_config_scan *scan, struct kft_config *cfg,
+		     struct kft_config_error *err);
 
 /* Resolve function names into addresses; 0 or the lookup's -errno. */
 typedef int (*kft_lookup_fn)(void *priv, const char *name,

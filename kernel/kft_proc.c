@@ -39,6 +39,7 @@ struct kft_pending {
 	char *text;			/* kvmalloc()ed, NUL-terminated */
 	size_t len, room;
 	struct kft_config_scan scan;	/* how far "end" was looked for */
+	struct file *file;		/* that wrote the last piece, or NULL */
 };
 
 static LIST_HEAD(kft_pendings);
@@ -112,10 +113,11 @@ static int kft_command(const char *buf, size_t len)
 	size_t n;
 	const struct kft_cmd *c = kft_cmd_of(&cmd, &n, buf, len);
 	int ret;
+	char what[40];
 
 	if (!c) {
-		kft_error("unknown command '%.*s' (new, prime, start, stop, clear)",
-			  (int)min_t(size_t, n, 32), cmd);
+		kft_error("unknown command '%s' (new, prime, start, stop, clear)",
+			  kft_config_escape(what, sizeof(what), cmd, n));
 		return -EINVAL;
 	}
 	ret = c->fn();
@@ -213,27 +215,19 @@ static int kft_pending_try(struct kft_pending *p)
 {
 	struct kft_config_error err;
 	struct kft_config cfg;
-	bool found;
 	int ret;
 
-	found = kft_config_scan_end(p->text, p->len, &p->scan);
+	ret = kft_config_piece(p->text, p->len, &p->scan, &cfg, &err);
 	if (p->scan.first < 0) {
+		if (!ret)
+			kft_config_free(&cfg);
 		kft_error("a config begins with new");
 		kft_pending_drop(p);
 		return -EINVAL;
 	}
-	if (!found)
-		return -EAGAIN;
-	ret = kft_config_parse(&cfg, p->text, p->scan.pos, KFT_PARSE_PIECE,
-			       &err);
 	if (ret == -EAGAIN)
 		return ret;
-	/* The rest of the text is a word cut by the write, after end. */
-	if (!ret && p->scan.pos < p->len) {
-		kft_error("text after end: '%.32s'", p->text + p->scan.pos);
-		kft_config_free(&cfg);
-		ret = -EINVAL;
-	} else if (ret) {
+	if (ret) {
 		kft_config_error(&err);
 		ret = -EINVAL;
 	}
@@ -252,7 +246,7 @@ static bool kft_pending_has_word(const struct kft_pending *p)
  * may be comments alone, or end inside "new".  buf holds len bytes and a
  * NUL after them.
  */
-static int kft_write_locked(const char *buf, size_t len)
+static int kft_write_locked(struct file *file, const char *buf, size_t len)
 {
 	struct pid *owner = task_tgid(current);
 	struct kft_pending *p = kft_pending_find(owner);
@@ -290,10 +284,12 @@ static int kft_write_locked(const char *buf, size_t len)
 			return PTR_ERR(p);
 	}
 	ret = kft_pending_add(p, buf, len);
-	if (ret)
+	if (ret) {
 		kft_pending_drop(p);
-	else
+	} else {
+		p->file = file;
 		ret = kft_pending_try(p);
+	}
 	return ret == -EAGAIN ? 0 : ret;
 }
 
@@ -319,7 +315,7 @@ static ssize_t kft_write(struct file *file, const char __user *ubuf,
 	}
 	buf[len] = '\0';
 	mutex_lock(&kft_mutex);
-	ret = kft_write_locked(buf, len);
+	ret = kft_write_locked(file, buf, len);
 	mutex_unlock(&kft_mutex);
 	kvfree(buf);
 	return ret ? ret : len;
@@ -442,7 +438,11 @@ static int kft_status_open(struct inode *inode, struct file *file)
 	return single_open_size(file, kft_status_show, NULL, size + 2 * PAGE_SIZE);
 }
 
-/* Closing the file ends the word it was writing ("... end" with no newline). */
+/*
+ * Closing the file that wrote the last piece ends the word it was writing
+ * ("... end" with no newline); closing another (a refused command's, a
+ * reader's) leaves the word pending: "end" may yet be end_page_writeback.
+ */
 static int kft_status_release(struct inode *inode, struct file *file)
 {
 	struct kft_pending *p;
@@ -450,6 +450,10 @@ static int kft_status_release(struct inode *inode, struct file *file)
 	if (file->f_mode & FMODE_WRITE) {
 		mutex_lock(&kft_mutex);
 		p = kft_pending_find(task_tgid(current));
+		if (p && p->file != file)
+			p = NULL;
+		if (p)
+			p->file = NULL;
 		if (p && p->scan.pos < p->len && !kft_pending_add(p, "\n", 1) &&
 		    kft_pending_try(p) != -EAGAIN)
 			p = NULL;	/* loaded or refused, and dropped */

@@ -31,14 +31,36 @@
 static unsigned int kft_next_id;
 static char kft_error_msg[192];
 
-/* Say why a config or command was refused: in the kernel log and /proc/kft. */
+/*
+ * Say why a config or command was refused: in the kernel log and /proc/kft,
+ * one line.  Callers escape the user's bytes (kft_config_escape()); any
+ * byte that is not printable ASCII left is shown as \xHH here.
+ */
 void kft_error(const char *fmt, ...)
 {
+	static const char hex[] = "0123456789abcdef";
+	char raw[sizeof(kft_error_msg)];
+	size_t i, n = 0;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(kft_error_msg, sizeof(kft_error_msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	for (i = 0; raw[i]; i++) {
+		unsigned char c = raw[i];
+
+		if (c >= 0x20 && c < 0x7f) {
+			kft_error_msg[n++] = c;
+			continue;
+		}
+		if (n + 5 > sizeof(kft_error_msg))
+			break;
+		kft_error_msg[n++] = '\\';
+		kft_error_msg[n++] = 'x';
+		kft_error_msg[n++] = hex[c >> 4];
+		kft_error_msg[n++] = hex[c & 15];
+	}
+	kft_error_msg[n] = '\0';
 	pr_warn("kft: %s\n", kft_error_msg);
 }
 

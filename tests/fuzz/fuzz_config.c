@@ -3,8 +3,8 @@
  * libFuzzer target for the KFT config parser (kernel/kft_config.c, as the
  * kernel builds it): any input must parse or be refused with a line and a
  * message, never crash or leak; what parses must print and parse back to
- * the same text.  A config written in pieces (/proc/kft) must end at the
- * same place whatever the pieces' size.
+ * the same text.  Errors are one printable line.  A config written in
+ * pieces (/proc/kft) must end at the same place whatever the pieces' size.
  */
 #include <linux/kernel.h>
 #include <ctype.h>
@@ -25,6 +25,22 @@ static int lookup(void *priv, const char *name, unsigned long *addr)
 	return 0;
 }
 
+/* An error is one line of printable ASCII, the user's bytes escaped. */
+static void check_error(const struct kft_config_error *err)
+{
+	char buf[KFT_ERROR_LEN];
+	size_t i;
+
+	if (!err->msg)
+		abort();
+	kft_config_strerror(err, buf, sizeof(buf));
+	for (i = 0; buf[i]; i++)
+		if (buf[i] < 0x20 || buf[i] > 0x7e)
+			abort();
+	if (i + 1 >= sizeof(buf))
+		abort();	/* cut: KFT_ERROR_LEN is too small */
+}
+
 static void check(const char *data, size_t size, unsigned int flags)
 {
 	struct kft_config cfg, again;
@@ -33,13 +49,13 @@ static void check(const char *data, size_t size, unsigned int flags)
 	size_t len;
 
 	if (kft_config_parse(&cfg, data, size, flags, &err)) {
-		if (!err.msg || !err.line)
+		if (!err.line)
 			abort();	/* a refusal must say where and why */
+		check_error(&err);
 		return;
 	}
 	if (kft_config_resolve(&cfg, lookup, NULL, &err)) {
-		if (!err.msg)
-			abort();
+		check_error(&err);
 		kft_config_free(&cfg);
 		return;
 	}

@@ -35,8 +35,9 @@ echo new > /proc/kft	# starts over
 printf "filter mintime 5\nend\n" > /proc/kft
 check new-starts-over sh -c 'cat /proc/kft | grep -q "filter mintime 5$" && cat /proc/kft | grep -q "state: configured"'
 
-# A name that is, or begins with, "end", split by writes of every size.
-printf "new\nfilter comm end\ntrigger start entry %ssched_yield\nend\n" "$SYS" > /tmp/comm.cfg
+# A name that begins with "end", split by writes of every size (a name
+# that is a keyword, "end" itself, is no name: missing-values below).
+printf "new\nfilter comm endless\ntrigger start entry %ssched_yield\nend\n" "$SYS" > /tmp/comm.cfg
 # Functions whose name kallsyms holds once (twice is ambiguous, refused).
 awk 'NF == 3 { n[$3]++; if ($2 ~ /^[tT]$/) t[$3] = 1 }
 	END { for (k in t) if (n[k] == 1 && k !~ /[.]/) print k }' /proc/kallsyms | sort > /tmp/names
@@ -44,11 +45,54 @@ fn=$(grep '^end_[a-z_]*$' /tmp/names | head -n 1)
 printf "new\nfilter funclist %s\n%s fend\nend\n" "$fn" "${SYS}sched_yield" > /tmp/fn.cfg
 bad=
 for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 16 17 19 23 29 31 37; do
-	in_pieces $n /tmp/comm.cfg && config | grep -q "filter comm end$" || bad="$bad comm/$n"
+	in_pieces $n /tmp/comm.cfg && config | grep -q "filter comm endless$" || bad="$bad comm/$n"
 	in_pieces $n /tmp/fn.cfg && config | grep -q "# $fn$" || bad="$bad fn/$n"
 done
 echo "split names ($fn): ${bad:-none wrong}"
 check end-names-split-anywhere [ -z "$bad" ]
+
+# A write ending in "end" leaves the word pending: only closing the file
+# that wrote it ends it; closing another (this shell's refused command's)
+# does not (before: the config ended there, without end_...'s rest).
+exec 3> /proc/kft
+printf "new\nfilter funclist %ssched_yield end" "$SYS" >&3
+echo stop > /proc/kft 2>/dev/null
+check cut-end-command-refused [ $? != 0 ]
+printf "%s\nfend\nend\n" "${fn#end}" >&3
+exec 3>&-
+check cut-end-other-close-waits sh -c "sed -n '/^config:/,/^end/p' /proc/kft | grep -q '# $fn\$'"
+
+# A statement missing its value, followed by end: refused, naming the
+# statement, the run unchanged (before: the write succeeded, nothing said).
+echo "$small" > /proc/kft
+config > /tmp/before
+bad=
+for s in "filter pid:missing number" "filter comm:missing task name" \
+	"watch stack:missing number" "filter mintime:missing time" \
+	"trigger start entry:missing function" "logentries:missing number"; do
+	printf "new\n%s\nend\n" "${s%%:*}" > /proc/kft 2>/dev/null && bad="$bad ${s%%:*}/taken"
+	grep -q "^last error: line 2: ${s%%:*}: ${s#*:}$" /proc/kft || bad="$bad ${s%%:*}/said"
+done
+echo "missing values: ${bad:-all refused, named}"
+check missing-values-refused [ -z "$bad" ]
+config > /tmp/after
+check missing-values-unchanged cmp -s /tmp/before /tmp/after
+check comm-two-words sh -c '! printf "new\nfilter comm my prog\nend\n" > /proc/kft &&
+	grep -q "^last error: line 2: filter comm: .my prog.: a task name is one word$" /proc/kft'
+check comm-keyword sh -c '! printf "new\nfilter comm\nfilter noints\nend\n" > /proc/kft &&
+	grep -q "^last error: line 2: filter comm: missing task name$" /proc/kft'
+# The user's bytes in errors: escaped, one line, no ESC in /proc/kft or
+# the kernel log.
+printf 'new\nfoo\033[2Jbar\nend\n' > /tmp/esc.cfg
+printf 'fro\nbnicate' > /tmp/nl.cmd
+printf "last error: line 2: 'foo\\\\x1b[2Jbar': unknown keyword\n" > /tmp/esc.want
+printf "last error: unknown command 'fro\\\\nbnicate' (new, prime, start, stop, clear)\n" > /tmp/nl.want
+check escaped-esc sh -c '! cat /tmp/esc.cfg > /proc/kft && grep "^last error: " /proc/kft | cmp -s - /tmp/esc.want'
+check escaped-newline sh -c '! cat /tmp/nl.cmd > /proc/kft && grep "^last error: " /proc/kft | cmp -s - /tmp/nl.want &&
+	! grep -q "^bnicate" /proc/kft'
+esc=$(printf '\033')
+check escaped-log sh -c "! grep -q '$esc' /proc/kft && ! dmesg | grep -q '$esc'"
+echo "$small" > /proc/kft
 
 # Comments alone, then a command, through one open file: the command runs.
 echo "$small" > /proc/kft

@@ -36,17 +36,17 @@ diff <("$B/addr2sym" -m "$tmp/r.log.syms" "$tmp/r.log" 2>/dev/null) \
 ok $? "record: its symbols resolve the log as all of kallsyms does, with fewer lines"
 head -c 200 "$proc/kft" | awk '/^trigger stop exit do_fork$/ { t = NR } /^end$/ { e = NR } END { exit !(t && e == t + 1) }'
 ok $? "record: the config goes to /proc/kft, with end added"
-# The kernel's grammar decides (kernel/kft_config.c): "end" naming a task
-# does not end the config, a comment before new does not hide it.
+# The kernel's grammar decides (kernel/kft_config.c): a task named
+# "endless" does not end the config, a comment before new does not hide it.
 mkdir -p "$tmp/end"
 fake_kft "$tmp/end" 1
 cp "$proc/kft_data" "$proc/kallsyms" "$tmp/end/"
 KFT_PROC=$tmp/end "$KFT" record -e '# mine
 new
-filter comm end' -o "$tmp/e.log" -- true > /dev/null 2>&1
+filter comm endless' -o "$tmp/e.log" -- true > /dev/null 2>&1
 [ "$(head -c 200 "$tmp/end/kft" | grep -c '^new$')" = 1 ] &&
-	head -c 200 "$tmp/end/kft" | awk '/^filter comm end$/ { t = NR } /^end$/ { e = NR } END { exit !(t && e == t + 1) }'
-ok $? "record: 'filter comm end' last gets its end, a commented 'new' no second one"
+	head -c 200 "$tmp/end/kft" | awk '/^filter comm endless$/ { t = NR } /^end$/ { e = NR } END { exit !(t && e == t + 1) }'
+ok $? "record: 'filter comm endless' last gets its end, a commented 'new' no second one"
 # Names sharing an address (riscv64's __sched_text_end and _raw_spin_lock):
 # all kept, so the host picks the same one as from the whole table.
 mkdir -p "$tmp/same"

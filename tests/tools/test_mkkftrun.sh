@@ -55,13 +55,13 @@ printf '# line 1\ntrigger start entry start_kernel\nfilter mintime 10 bogus\n' >
 rm -f "$tmp/out.c"
 "$mk" "$tmp/bad.conf" "$tmp/out.c" 2> "$tmp/err"
 rc=$?
-[ "$rc" = 1 ] && grep -qx "$tmp/bad.conf:3: error: 'bogus': unknown keyword" "$tmp/err" &&
+[ "$rc" = 1 ] && grep -qx "$tmp/bad.conf:3: error: filter mintime: '10 bogus': one time only" "$tmp/err" &&
 	[ ! -e "$tmp/out.c" ] && [ ! -e "$tmp/out.c.tmp" ]
 ok $? "an error names file and line, exits 1, writes nothing ($(cat "$tmp/err"))"
 
 printf 'trigger start time\n' > "$tmp/bad2.conf"
 "$mk" "$tmp/bad2.conf" "$tmp/out.c" 2> "$tmp/err"
-[ $? = 1 ] && grep -q "bad2.conf:1: error: .time.: missing time" "$tmp/err"
+[ $? = 1 ] && grep -q "bad2.conf:1: error: trigger start time: missing time" "$tmp/err"
 ok $? "a statement cut short is an error on its line ($(cat "$tmp/err"))"
 
 printf 'logentries 40000\n' > "$tmp/big.conf"

@@ -221,7 +221,8 @@ static const struct {
 	{ "new bogus end", 1, "unknown keyword" },
 	{ "new\n\nfrobnicate\nend", 3, "unknown keyword" },
 	{ "new trigger", 1, "missing start or stop" },
-	{ "new trigger begin 0x1 end", 1, "expected start or stop" },
+	{ "new trigger begin 0x1 end", 1, "missing start or stop" },
+	{ "new trigger now 0x1 end", 1, "expected start or stop" },
 	{ "new trigger start", 1, "missing entry, exit or time" },
 	{ "new trigger start enter 0x10 end", 1, "expected entry, exit or time" },
 	{ "new trigger start entry", 1, "missing function" },
@@ -238,7 +239,7 @@ static const struct {
 	  " end", 1, "function name too long" },
 	{ "new trigger start entry a trigger start exit b end", 1, "trigger given twice" },
 	{ "new trigger stop time 1 trigger stop time 2 end", 1, "trigger given twice" },
-	{ "new trigger start time end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
+	{ "new trigger start time end", 1, "missing time" },
 	{ "new trigger start time", 1, "missing time" },
 	{ "new trigger stop time -5 end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
 	{ "new trigger stop time 5m end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
@@ -247,7 +248,7 @@ static const struct {
 	{ "new trigger stop time 99999999999999999999999 end", 1, "bad time (microseconds, or a number with ns/us/ms/s)" },
 	{ "new filter", 1, "missing filter kind" },
 	{ "new filter everything end", 1, "expected mintime, maxtime, noints, onlyints, funclist, pid, comm, children, depth or notunder" },
-	{ "new filter pid end", 1, "bad number" },
+	{ "new filter pid end", 1, "missing number" },
 	{ "new filter pid -1 end", 1, "bad number" },
 	{ "new filter pid 4194305 end", 1, "pid must be 0..4194304" },
 	{ "new filter pid 99999999999999999999999 end", 1, "bad number" },
@@ -271,7 +272,7 @@ static const struct {
 	{ "new filter funclist a fend filter funclist b fend end", 1, "funclist given twice" },
 	{ "new filter funclist a 99 fend end", 1, "function must be a name or a 0x address" },
 	{ "new filter funclist a b@c fend end", 1, "bad function name" },
-	{ "new logentries end", 1, "bad number" },
+	{ "new logentries end", 1, "missing number" },
 	{ "new logentries", 1, "missing number" },
 	{ "new logentries 0 end", 1, "logentries must be 1..16777216" },
 	{ "new logentries 16777217 end", 1, "logentries must be 1..16777216" },
@@ -281,7 +282,7 @@ static const struct {
 	{ "new logentries 99999999999999999999999 end", 1, "bad number" },
 	{ "new watch", 1, "missing stack or worst-stack" },
 	{ "new watch heap 10 end", 1, "expected stack or worst-stack" },
-	{ "new watch stack end", 1, "bad number" },
+	{ "new watch stack end", 1, "missing number" },
 	{ "new watch stack 0 end", 1, "stack threshold out of range" },
 	{ "new watch stack 99999999 end", 1, "stack threshold out of range" },
 	{ "new\nbegin\n  filter mintime 10\n  trigger stop exit\nend", 4, "missing function" },
@@ -366,6 +367,317 @@ static void test_arena(void)
 	       err.line);
 }
 
+/* A case a loop found wrong, as a TAP comment. */
+static void tap_diag(const char *text, const char *got, const char *want)
+{
+	char esc[128];
+
+	printf("# %s: got \"%s\", want \"%s\"\n",
+	       kft_config_escape(esc, sizeof(esc), text, strlen(text)), got,
+	       want);
+}
+
+/* The error as /proc/kft, mkkftrun and sym2addr print it, or "ok". */
+static const char *error_of(const char *text, size_t len, unsigned int flags,
+			    char *buf, size_t size)
+{
+	struct kft_config_error err;
+	struct kft_config cfg;
+	int ret = kft_config_parse(&cfg, text, len, flags, &err);
+
+	if (!ret) {
+		kft_config_free(&cfg);
+		return "ok";
+	}
+	if (ret == -EAGAIN)
+		return "EAGAIN";
+	snprintf(buf, size, "line %u: ", err.line);
+	kft_config_strerror(&err, buf + strlen(buf), size - strlen(buf));
+	return buf;
+}
+
+/*
+ * Every statement with a value, the value missing: an error naming the
+ * statement, wherever the next statement or the end follows, and as
+ * /proc/kft parses a config in pieces: refused at its end, not waiting for
+ * another end (before: "filter pid end" took end for the pid, and the
+ * write returned success with nothing said).
+ */
+static void test_missing_values(void)
+{
+	static const struct {
+		const char *stmt, *error;
+	} missing[] = {
+		{ "trigger", "trigger: missing start or stop" },
+		{ "trigger start", "trigger start: missing entry, exit or time" },
+		{ "trigger stop", "trigger stop: missing entry, exit or time" },
+		{ "trigger start entry", "trigger start entry: missing function" },
+		{ "trigger start exit", "trigger start exit: missing function" },
+		{ "trigger stop entry", "trigger stop entry: missing function" },
+		{ "trigger stop exit", "trigger stop exit: missing function" },
+		{ "trigger start time", "trigger start time: missing time" },
+		{ "trigger stop time", "trigger stop time: missing time" },
+		{ "filter", "filter: missing filter kind" },
+		{ "filter mintime", "filter mintime: missing time" },
+		{ "filter maxtime", "filter maxtime: missing time" },
+		{ "filter funclist", "filter funclist: empty funclist" },
+		{ "filter pid", "filter pid: missing number" },
+		{ "filter depth", "filter depth: missing number" },
+		{ "filter comm", "filter comm: missing task name" },
+		{ "filter notunder", "filter notunder: missing function" },
+		{ "logentries", "logentries: missing number" },
+		{ "watch", "watch: missing stack or worst-stack" },
+		{ "watch stack", "watch stack: missing number" },
+		{ "watch worst-stack", "watch worst-stack: missing number" },
+	};
+	/* What may follow: the end, or another statement. */
+	static const char *const next[] = {
+		"end", "filter noints\nend", "trigger stop time 5\nend",
+		"watch stack 100\nend", "autorepeat end", "new end",
+		"begin end", "logentries 5 end",
+	};
+	char text[160], want[96], buf[KFT_ERROR_LEN + 16];
+	unsigned int i, j, bad = 0;
+	const char *got;
+
+	for (i = 0; i < ARRAY_SIZE(missing); i++) {
+		for (j = 0; j < ARRAY_SIZE(next); j++) {
+			/* (a statement named twice is another error) */
+			if (!strncmp(missing[i].stmt, next[j], 7))
+				continue;
+			snprintf(text, sizeof(text), "new\n%s\n%s\n",
+				 missing[i].stmt, next[j]);
+			snprintf(want, sizeof(want), "line 2: %s",
+				 missing[i].error);
+			got = error_of(text, strlen(text), 0, buf, sizeof(buf));
+			if (strcmp(got, want)) {
+				bad++;
+				tap_diag(text, got, want);
+			}
+			got = error_of(text, strlen(text), KFT_PARSE_PIECE,
+				       buf, sizeof(buf));
+			if (strcmp(got, want)) {
+				bad++;
+				tap_diag(text, got, want);
+			}
+		}
+		/* The end of the text, and the static form (mkkftrun). */
+		snprintf(text, sizeof(text), "%s\n", missing[i].stmt);
+		snprintf(want, sizeof(want), "line 1: %s", missing[i].error);
+		got = error_of(text, strlen(text), KFT_PARSE_STATIC, buf,
+			       sizeof(buf));
+		if (strcmp(got, want)) {
+			bad++;
+			tap_diag(text, got, want);
+		}
+	}
+	tap_ok(!bad, "missing values: %zu statements, each followed by end or another statement, refused naming the statement, also in pieces (%u wrong)",
+	       ARRAY_SIZE(missing), bad);
+	got = error_of("new\nfilter pid end", 19, KFT_PARSE_PIECE, buf,
+		       sizeof(buf));
+	tap_ok(!strcmp(got, "line 2: filter pid: missing number"),
+	       "missing values: 'filter pid end' in pieces is refused at that end (%s)",
+	       got);
+	got = error_of("new\nfilter comm filter noints\nend\n", 34, 0, buf,
+		       sizeof(buf));
+	tap_ok(!strcmp(got, "line 2: filter comm: missing task name"),
+	       "missing values: a keyword is no task name ('filter comm filter noints': %s)",
+	       got);
+}
+
+/* A value and more words on its line: the error gives them all. */
+static void test_extra_words(void)
+{
+	static const struct {
+		const char *text, *error;
+	} extra[] = {
+		{ "new\nfilter comm my prog\nend\n",
+		  "line 2: filter comm: 'my prog': a task name is one word" },
+		{ "new\nfilter comm my\tprog  x\nend\n",
+		  "line 2: filter comm: 'my\\tprog  x': a task name is one word" },
+		{ "new\nfilter comm my,prog\nend\n",
+		  "line 2: filter comm: 'my,prog': a task name is one word" },
+		{ "new\nfilter comm my prog filter noints\nend\n",
+		  "line 2: filter comm: 'my prog': a task name is one word" },
+		{ "new\nfilter pid 1 2\nend\n",
+		  "line 2: filter pid: '1 2': one number only" },
+		{ "new\nfilter depth 3 4 end\n",
+		  "line 2: filter depth: '3 4': one number only" },
+		{ "new\nlogentries 5 6\nend\n",
+		  "line 2: logentries: '5 6': one number only" },
+		{ "new\nwatch stack 10 20\nend\n",
+		  "line 2: watch stack: '10 20': one number only" },
+		{ "new\nfilter mintime 10 20\nend\n",
+		  "line 2: filter mintime: '10 20': one time only" },
+		{ "new\ntrigger stop time 1ms 2ms\nend\n",
+		  "line 2: trigger stop time: '1ms 2ms': one time only" },
+		{ "new\ntrigger start entry foo bar\nend\n",
+		  "line 2: trigger start entry: 'foo bar': one function only (a funclist takes many)" },
+		{ "new\nfilter notunder a b\nend\n",
+		  "line 2: filter notunder: 'a b': one function only (a funclist takes many)" },
+		/* A word on the next line is a statement of its own. */
+		{ "new\nfilter comm my\nprog\nend\n",
+		  "line 3: 'prog': unknown keyword" },
+		/* Bad values name their statement too. */
+		{ "new\nfilter pid x\nend\n", "line 2: filter pid: 'x': bad number" },
+		{ "new\nfilter comm abcdefghijklmnop\nend\n",
+		  "line 2: filter comm: 'abcdefghijklmnop': task name longer than 15 characters" },
+		{ "new\ntrigger stop exit 12\nend\n",
+		  "line 2: trigger stop exit: '12': function must be a name or a 0x address" },
+		{ "new\nfilter funclist a b@c\nend\n",
+		  "line 2: filter funclist: 'b@c': bad function name" },
+	};
+	char buf[KFT_ERROR_LEN + 16];
+	unsigned int i;
+	const char *got;
+
+	for (i = 0; i < ARRAY_SIZE(extra); i++) {
+		got = error_of(extra[i].text, strlen(extra[i].text), 0, buf,
+			       sizeof(buf));
+		tap_ok(!strcmp(got, extra[i].error),
+		       "values: error %u is \"%s\" (got \"%s\")", i,
+		       extra[i].error, got);
+	}
+	got = error_of("new\nfilter comm my\0prog\nend\n", 26, 0, buf,
+		       sizeof(buf));
+	tap_ok(!strcmp(got, "line 2: filter comm: 'my\\x00prog': a task name is one word"),
+	       "values: a NUL between the words is shown, not cut at (%s)", got);
+}
+
+/*
+ * /proc/kft's writes, as kft_proc.c feeds them to kft_config_piece(): the
+ * text so far after each write; "" stands for closing the file (a newline
+ * added).  The result after the last, as error_of() gives it.
+ */
+static const char *piece_result(const char *const *writes, unsigned int n,
+				char *buf, size_t size, struct kft_config *cfg)
+{
+	struct kft_config_scan scan = { 0 };
+	struct kft_config_error err;
+	static char text[512];
+	size_t len = 0;
+	unsigned int i;
+	int ret = -EAGAIN;
+
+	for (i = 0; i < n && ret == -EAGAIN; i++) {
+		const char *w = writes[i][0] ? writes[i] : "\n";
+
+		memcpy(text + len, w, strlen(w));
+		len += strlen(w);
+		ret = kft_config_piece(text, len, &scan, cfg, &err);
+	}
+	if (ret == -EAGAIN)
+		return i < n ? "EAGAIN before the last write" : "EAGAIN";
+	if (i < n)
+		return "ended before the last write";
+	if (!ret)
+		return "ok";
+	snprintf(buf, size, "line %u: ", err.line);
+	kft_config_strerror(&err, buf + strlen(buf), size - strlen(buf));
+	return buf;
+}
+
+/* A write that ends inside a word leaves it pending, "end" included. */
+static void test_piece_writes(void)
+{
+	static const char *const cut_end[] = {
+		"new\nfilter funclist getname end", "_page_writeback\nend\n",
+	};
+	static const char *const cut_end_closed[] = {
+		"new\nfilter funclist getname end", "",
+	};
+	static const char *const cut_end_only[] = {
+		"new\nfilter mintime 9\nend",
+	};
+	static const char *const missing[] = {
+		"new\nfilter pid ", "end", "\n",
+	};
+	static const char *const after[] = {
+		"new\nfilter mintime 9\nend\n\x1b[2J",
+	};
+	static const char *const after_closed[] = {
+		"new\nfilter mintime 9\nend\nprime",
+	};
+	char buf[KFT_ERROR_LEN + 16];
+	struct kft_config cfg;
+	const char *got;
+
+	got = piece_result(cut_end, 2, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "ok") && cfg.nfuncs == 2 &&
+	       !strcmp(cfg.funcs[1].name, "end_page_writeback"),
+	       "piece writes: '... getname end' then '_page_writeback': a funclist of getname, end_page_writeback (%s)",
+	       got);
+	if (!strcmp(got, "ok"))
+		kft_config_free(&cfg);
+	got = piece_result(cut_end_closed, 2, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "ok") && cfg.nfuncs == 1,
+	       "piece writes: ... and the file closed after 'end': the config ends there (%s)",
+	       got);
+	if (!strcmp(got, "ok"))
+		kft_config_free(&cfg);
+	got = piece_result(cut_end_only, 1, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "EAGAIN"),
+	       "piece writes: a write ending in 'end' without whitespace leaves it pending (%s)",
+	       got);
+	got = piece_result(missing, 3, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "line 2: filter pid: missing number"),
+	       "piece writes: 'filter pid ' then 'end', then a newline: refused naming the statement (%s)",
+	       got);
+	got = piece_result(after, 1, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "line 4: '\\x1b[2J': text after end"),
+	       "piece writes: a word after end in its write: text after end, escaped, with its line (%s)",
+	       got);
+	got = piece_result(after_closed, 1, buf, sizeof(buf), &cfg);
+	tap_ok(!strcmp(got, "line 4: 'prime': text after end"),
+	       "piece writes: ... a command after end is not carried out (%s)",
+	       got);
+}
+
+/* The user's bytes in errors are escaped: one line, no terminal codes. */
+static void test_escaped_errors(void)
+{
+	char buf[KFT_ERROR_LEN + 16], text[256], esc[64];
+	const char *got;
+	size_t i, n;
+	bool clean = true;
+
+	tap_ok(!strcmp(kft_config_escape(esc, sizeof(esc), "a\nb\tc\rd\\e\x1b\x7f\xff", 12),
+		       "a\\nb\\tc\\rd\\\\e\\x1b\\x7f\\xff"),
+	       "escape: newline, tab, CR, backslash, ESC, DEL, 0xff (%s)", esc);
+	tap_ok(!strcmp(kft_config_escape(esc, 8, "abcdefghij", 10), "abcd...") &&
+	       !strcmp(kft_config_escape(esc, 8, "abcdefg", 7), "abcdefg") &&
+	       !strcmp(kft_config_escape(esc, 8, "ab\x1b\x1b", 4), "ab...") &&
+	       !strcmp(kft_config_escape(esc, 4, "", 0), ""),
+	       "escape: what does not fit ends in ..., an escape is never split");
+	got = error_of("new\nfoo\x1b[31mbar\nend\n", 18, 0, buf, sizeof(buf));
+	tap_ok(!strcmp(got, "line 2: 'foo\\x1b[31mbar': unknown keyword"),
+	       "escape: ESC in an unknown keyword (%s)", got);
+	got = error_of("new\nfilter comm a\x01\x1b\nend\n", 21, 0, buf, sizeof(buf));
+	tap_ok(!strcmp(got, "line 2: filter comm: 'a\\x01\\x1b': task name with a byte that is not printable"),
+	       "escape: control bytes in a task name (%s)", got);
+	got = error_of("new\nend \\x\xc3\xa9\n", 14, 0, buf, sizeof(buf));
+	tap_ok(!strcmp(got, "line 2: '\\\\x\\xc3\\xa9': text after end"),
+	       "escape: a backslash doubled, UTF-8 as bytes (%s)", got);
+	/* The longest token, every byte escaped: cut, marked, one line. */
+	n = snprintf(text, sizeof(text), "new\ntrigger start entry ");
+	for (i = 0; i < 100; i++)
+		text[n++] = 0x1b;
+	n += snprintf(text + n, sizeof(text) - n, "\nend\n");
+	got = error_of(text, n, 0, buf, sizeof(buf));
+	for (i = 0; got[i]; i++)
+		clean &= got[i] >= 0x20 && got[i] < 0x7f;
+	tap_ok(clean && strlen(got) < KFT_ERROR_LEN + 8 &&
+	       strstr(got, "\\x1b...': bad function name"),
+	       "escape: 100 ESC bytes, cut with ... and printable (%s)", got);
+	n = snprintf(text, sizeof(text), "new\n");
+	for (i = 0; i < 60; i++)
+		text[n++] = 'a' + i % 26;
+	n += snprintf(text + n, sizeof(text) - n, " end\n");
+	got = error_of(text, n, 0, buf, sizeof(buf));
+	tap_ok(!strcmp(got, "line 2: 'abcdefghijklmnopqrstuvwxyzabcdefghijklmn...': unknown keyword"),
+	       "escape: a token longer than the error holds ends in ... (%s)", got);
+}
+
 /* Feeds text to kft_config_scan_end() in pieces of n bytes: where is end? */
 static size_t scan_in_pieces(const char *text, size_t n)
 {
@@ -385,7 +697,7 @@ static size_t scan_in_pieces(const char *text, size_t n)
 static void test_pieces(void)
 {
 	static const char comm_end[] =
-		"new\nfilter comm end\ntrigger start entry a\nend\n";
+		"new\nfilter comm endless\ntrigger start entry a\nend\n";
 	static const char funcs[] =
 		"new\nfilter funclist end_page_writeback endless fend\nend\n";
 	static const char comments[] =
@@ -395,10 +707,10 @@ static void test_pieces(void)
 	size_t n, bad = 0;
 
 	tap_ok(kft_config_complete(comm_end, strlen(comm_end), 0) &&
-	       !kft_config_complete(comm_end, strlen("new\nfilter comm end\n"), 0),
-	       "pieces: 'filter comm end' names a task, it does not end the config");
+	       !kft_config_complete(comm_end, strlen("new\nfilter comm endless\n"), 0),
+	       "pieces: 'filter comm endless' names a task, it does not end the config");
 	tap_ok(kft_config_parse(&cfg, comm_end, strlen(comm_end), 0, &err) == 0 &&
-	       !strcmp(cfg.comm, "end"), "pieces: ... and the task is called end");
+	       !strcmp(cfg.comm, "endless"), "pieces: ... and the task is called endless");
 	kft_config_free(&cfg);
 	for (n = 1; n <= sizeof(funcs); n++)
 		bad += scan_in_pieces(funcs, n) != strlen(funcs);
@@ -406,7 +718,7 @@ static void test_pieces(void)
 	bad = 0;
 	for (n = 1; n <= sizeof(comm_end); n++)
 		bad += scan_in_pieces(comm_end, n) != strlen(comm_end);
-	tap_ok(!bad, "pieces: filter comm end, at every write size");
+	tap_ok(!bad, "pieces: filter comm endless, at every write size");
 	bad = 0;
 	for (n = 1; n <= sizeof(comments); n++)
 		bad += scan_in_pieces(comments, n) != strlen(comments);
@@ -444,8 +756,9 @@ static void test_pieces(void)
 	       "pieces: an error before end is the config's");
 	tap_ok(kft_config_complete("trigger start entry a\nend\n", 26,
 				   KFT_PARSE_STATIC) &&
-	       !kft_config_complete("filter comm end\n", 16, KFT_PARSE_STATIC),
-	       "pieces: a static config's end (sym2addr)");
+	       !kft_config_complete("filter comm endless\n", 20, KFT_PARSE_STATIC) &&
+	       kft_config_complete("filter comm end\n", 16, KFT_PARSE_STATIC),
+	       "pieces: a static config's end (sym2addr, kft record)");
 }
 
 int main(void)
@@ -459,5 +772,9 @@ int main(void)
 	test_nul_and_long_input();
 	test_arena();
 	test_pieces();
+	test_missing_values();
+	test_extra_words();
+	test_escaped_errors();
+	test_piece_writes();
 	return tap_done();
 }

@@ -184,6 +184,14 @@ static void test_boot_run(void)
 	shim_early_initcall();
 	tap_ok(!kft_run && strstr(last_error, "boot run (kft= parameter): line 1: 'fn_nosuch': unknown function"),
 	       "boot: an unknown function is refused, naming it (%s)", last_error);
+	shim_log[0] = '\0';
+	strcpy(boot_command_line, "kft=\"trigger start entry fn\x1b[2J\"");
+	kft_boot_prime();
+	shim_early_initcall();
+	tap_ok(!kft_run && strstr(last_error, "boot run (kft= parameter): line 1: trigger start entry: 'fn\\x1b[2J': bad function name") &&
+	       strstr(shim_log, "'fn\\x1b[2J'") && !strchr(shim_log, 0x1b),
+	       "boot: the user's ESC is escaped in the error and the kernel log (%s)",
+	       last_error);
 
 	/* True rate 2 GHz: 2 cycles a ns.  The kernel does not know it yet. */
 	shim_boot_khz = 0;
@@ -1157,6 +1165,18 @@ static void test_state_table(void)
 	kft_state = KFT_NONE;
 }
 
+/* kft_error(): one printable line in /proc/kft and the log, whatever it is given. */
+static void test_error_escaped(void)
+{
+	shim_log[0] = '\0';
+	kft_error("say %s", "a\nb\x1b[31m\\x\xff");
+	tap_ok(!strcmp(last_error, "say a\\x0ab\\x1b[31m\\x\\xff") &&
+	       !strcmp(shim_log, "kft: say a\\x0ab\\x1b[31m\\x\\xff\n"),
+	       "errors: a newline and ESC left in a message are escaped (%s)",
+	       last_error);
+	kft_error_clear();
+}
+
 int main(void)
 {
 	int f;
@@ -1167,6 +1187,7 @@ int main(void)
 	shim_sched_clock = shim_tsc = 1000000000;	/* 1 s after boot */
 
 	test_no_run();
+	test_error_escaped();
 	test_boot_run();
 	test_triggers_and_nesting();
 	test_inner_and_cost();

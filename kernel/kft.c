@@ -24,13 +24,16 @@
  * nest in it and unwind before it resumes, and each of its steps - claiming
  * a stack slot or a log slot - is a single per-CPU operation or ordered so
  * that a nested hook works above it.  Code that frees or reads a log first
- * waits for every CPU to schedule, which no hook does (kft_run.c:
- * kft_sync()).
+ * waits for every CPU to schedule, which no hook does (kft_sync(), here).
  *
  * The hooks also make the state changes that race (kft_start(),
  * kft_stop(); kft_state.h has the table) and own the global state: the
- * run, its state, kft_mutex.  Dependencies: kft_clock.c, and kft_sites.c,
- * told when a hook completes a run.
+ * run, its state, kft_mutex.  For the code that changes a run, in process
+ * context, this file also has the hooks' side of it: kft_sync(), and the
+ * calls a stopped run left open (kft_log_open_frames()).
+ *
+ * Dependencies: kft_clock.c, and kft_sites.c, told when a hook completes
+ * a run.  Used by every file below it in kft_internal.h's map.
  *
  * This file is not instrumented, and calls nothing that is while a run is
  * armed: the build follows the hooks' calls through vmlinux.o and fails if
@@ -43,6 +46,7 @@
  * the hooks would need a frame.
  */
 #include <linux/compiler.h>
+#include <linux/cpu.h>
 #include <linux/irqflags.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -53,6 +57,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 #include <asm/sections.h>
 
 #include "kft_internal.h"
@@ -1014,4 +1019,34 @@ void kft_log_open_frames(struct kft_run *run)
 		kft_log_task_frames(run, t);
 	rcu_read_unlock();
 	preempt_enable();
+}
+
+static DEFINE_PER_CPU(struct work_struct, kft_sync_work);
+
+static void kft_sync_nop(struct work_struct *work)
+{
+}
+
+/*
+ * Wait until no CPU can be in a hook that saw the previous state.  A hook
+ * runs with preemption off and never sleeps (kft_pin()), so a CPU
+ * that has run a work item since has left every hook it was in, and reads
+ * the state anew in its next: schedule_on_each_cpu(), as ftrace's
+ * synchronize_rcu_tasks_rude(), with work items that need no allocation.
+ * Preemption off in the hooks is all they pay for it.
+ */
+void kft_sync(void)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct work_struct *work = per_cpu_ptr(&kft_sync_work, cpu);
+
+		INIT_WORK(work, kft_sync_nop);
+		schedule_work_on(cpu, work);
+	}
+	for_each_online_cpu(cpu)
+		flush_work(per_cpu_ptr(&kft_sync_work, cpu));
+	cpus_read_unlock();
 }

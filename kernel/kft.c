@@ -456,14 +456,56 @@ static noinline notrace u64 kft_push_slow(struct kft_run *run,
 	return flags;
 }
 
+/*
+ * The shadow stack's push, for both paths: fn's call from site, entered
+ * at now (with KFT_FRAME_* flags), in a frame at depth d, the task's top
+ * (ks->depth), counted as a call entered.  The slot is claimed first: an
+ * interrupt that nests after it stacks above.  A push beyond the stack's
+ * depth is counted lost (its pop drops it), unless the caller has ruled
+ * that out (in_range, a constant): the fast path has.
+ */
+static __always_inline void kft_stack_push(struct kft_task *ks, u32 d,
+					   unsigned long fn, unsigned long site,
+					   u64 now, bool in_range)
+{
+	struct kft_frame *f;
+	u64 count;
+
+	ks->depth = d + 1;
+	count = ks->count + 1;
+	ks->count = count;
+	barrier();
+	if (!in_range && unlikely(d >= CONFIG_KFT_STACK_DEPTH)) {
+		kft_count(KFT_CNT_LOST_DEPTH);
+		return;
+	}
+	f = &ks->frames[d];
+	f->entry_ns = now | kft_entry_flags();
+	f->call = kft_call(fn, site);
+	f->count = count;
+}
+
+/*
+ * The shadow stack's pop, for both paths: frame f, at depth d, its entry
+ * and call read already, leaves the stack with the frames above it; the
+ * calls made inside it (kft_entry.inner).  The frame is read before the
+ * depth drops, after which an interrupt may reuse it.
+ */
+static __always_inline u64 kft_stack_pop(struct kft_task *ks,
+					 const struct kft_frame *f, u32 d)
+{
+	u64 inner = ks->count - f->count;
+
+	barrier();
+	ks->depth = d;
+	return inner;
+}
+
 /* Push a frame for fn's call on the task's shadow stack. */
 static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 				     unsigned long site, u64 now, u64 flags)
 {
 	struct kft_task *ks = kft_task_stack(run);
-	struct kft_frame *f;
-	u64 count;
-	u32 d;
 
 	if (unlikely(READ_ONCE(run->slow) &
 		     (KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER))) {
@@ -471,20 +513,7 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 		if (flags == U64_MAX)
 			return;
 	}
-	/* Claim the slot first: an interrupt here stacks above it. */
-	d = ks->depth;
-	ks->depth = d + 1;
-	count = ks->count + 1;
-	ks->count = count;
-	barrier();
-	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH)) {
-		kft_count(KFT_CNT_LOST_DEPTH);
-		return;
-	}
-	f = &ks->frames[d];
-	f->entry_ns = now | flags | kft_entry_flags();
-	f->call = kft_call(fn, site);
-	f->count = count;
+	kft_stack_push(ks, ks->depth, fn, site, now | flags, false);
 }
 
 /*
@@ -519,6 +548,7 @@ static noinline notrace int kft_pop_deep(struct kft_task *ks, s32 off)
 static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 				    u64 *call, u64 *inner, u32 *at)
 {
+	const struct kft_frame *f;
 	u32 top = ks->depth - 1;	/* wraps if the stack is empty */
 	int d = top;
 
@@ -528,11 +558,10 @@ static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 		if (d < 0)
 			return false;
 	}
-	*entry = ks->frames[d].entry_ns;
-	*call = ks->frames[d].call;
-	*inner = ks->count - ks->frames[d].count;
-	barrier();		/* read before an interrupt may reuse it */
-	ks->depth = d;
+	f = &ks->frames[d];
+	*entry = f->entry_ns;
+	*call = f->call;
+	*inner = kft_stack_pop(ks, f, d);
 	*at = d;
 	return true;
 }
@@ -781,10 +810,9 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 					   unsigned long site)
 {
 	struct kft_run *run;
-	struct kft_frame *f;
 	struct kft_task *ks;
 	bool done = false;
-	u64 now, count;
+	u64 now;
 	u32 d;
 
 	kft_pin();
@@ -796,15 +824,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	if (unlikely(kft_fast_off(run, ks, fn, true, now,
 				  d >= CONFIG_KFT_STACK_DEPTH)))
 		goto out;
-	/* Claim the slot first: an interrupt here stacks above it. */
-	ks->depth = d + 1;
-	count = ks->count + 1;
-	ks->count = count;
-	barrier();
-	f = &ks->frames[d];
-	f->entry_ns = now | kft_entry_flags();
-	f->call = kft_call(fn, site);
-	f->count = count;
+	kft_stack_push(ks, d, fn, site, now, true);
 	done = true;
 out:
 	kft_unpin();
@@ -876,15 +896,11 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	 */
 	trigger_mask = (s64)entry >> 63;
 	if (unlikely(((len - run->min_len) & ~trigger_mask) > run->len_span)) {
-		barrier();	/* read before an interrupt may reuse it */
-		ks->depth = top;
+		kft_stack_pop(ks, &ks->frames[top], top);
 		kft_count_cpu(KFT_CNT_FILTER_TIME);
 		goto out;
 	}
-	/* The calls inside it: what entered since its own entry. */
-	inner = ks->count - ks->frames[top].count;
-	barrier();		/* read before an interrupt may reuse it */
-	ks->depth = top;
+	inner = kft_stack_pop(ks, &ks->frames[top], top);
 	/* kft_reserve_cpu(), its refill out of line. */
 	if (unlikely(!kft_cpu_slot(&e))) {
 		kft_log_and_leave(run, entry, call, len, inner);

@@ -833,31 +833,29 @@ out:
 
 /*
  * kft_exit_fast() keeps a call and its CPU's chunk of the log is used up:
- * take the next, log the call and leave the hook.  Out of line and
- * last, so that nothing the fast path holds lives across a call, which
- * would take registers the hook would have to save.
+ * take the next and log the call.  Out of line and the fast path's last
+ * step before it leaves its bracket, so that nothing the fast path holds
+ * lives across a call, which would take registers the hook would have to
+ * save.
  */
-static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
-					       u64 call, u64 len, u64 inner)
+static noinline notrace void kft_log_refill(struct kft_run *run, u64 entry,
+					    u64 call, u64 len, u64 inner)
 {
 	kft_fill(kft_refill(run), entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id(), inner);
 	current->kft.count += KFT_COUNT_LOGGED;
-	kft_unpin();
 }
 
 /*
  * A logging run's exit that kft_exit_fast() does not handle: the full exit
- * path, under the fast path's bracket, and then leave the hook.  Out of
- * line and last for the same reason, and it takes no call site, which
- * only a primed run's exit needs (kft_hook()): the exit hook would keep it
- * in a register it must save.
+ * path, under the fast path's bracket.  Out of line and last for the same
+ * reason, and it takes no call site, which only a primed run's exit needs
+ * (kft_hook()): the exit hook would keep it in a register it must save.
  */
-static noinline notrace void kft_exit_and_leave(struct kft_run *run,
-						unsigned long fn)
+static noinline notrace void kft_exit_full(struct kft_run *run,
+					   unsigned long fn)
 {
 	kft_exit(run, fn, kft_clock());	/* the counter, or sched_clock() */
-	kft_unpin();
 }
 
 static __always_inline bool kft_exit_fast(unsigned long fn)
@@ -883,8 +881,9 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	beyond = top >= CONFIG_KFT_STACK_DEPTH;
 	if (unlikely(kft_fast_off(run, ks, fn, false, now,
 				  beyond | (kft_word_first(call) ^ off)))) {
-		kft_exit_and_leave(run, fn);
-		return true;
+		kft_exit_full(run, fn);
+		done = true;
+		goto out;
 	}
 	/* The top frame, top now known in range: one register less live. */
 	entry = ks->frames[top].entry_ns;
@@ -903,8 +902,8 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	inner = kft_stack_pop(ks, &ks->frames[top], top);
 	/* kft_reserve_cpu(), its refill out of line. */
 	if (unlikely(!kft_cpu_slot(&e))) {
-		kft_log_and_leave(run, entry, call, len, inner);
-		return true;
+		kft_log_refill(run, entry, call, len, inner);
+		goto out;
 	}
 	kft_fill(e, entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id(), inner);

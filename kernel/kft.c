@@ -924,6 +924,22 @@ static __always_inline bool kft_hooks_idle(void)
 	       likely(!kft_state_armed(READ_ONCE(kft_state)));
 }
 
+/* What the hooks do, the paths above in the order they are tried. */
+static __always_inline void kft_enter_hook(unsigned long fn,
+					   unsigned long site)
+{
+	if (kft_hooks_idle() || kft_enter_fast(fn, site))
+		return;
+	kft_hook(fn, site, true);
+}
+
+static __always_inline void kft_exit_hook(unsigned long fn, unsigned long site)
+{
+	if (kft_hooks_idle() || kft_exit_fast(fn))
+		return;
+	kft_hook(fn, site, false);
+}
+
 #ifdef CONFIG_KFT_BENCH_STEPS
 /*
  * make bench-steps: kft_bench_step=N makes the hooks, called, do only some
@@ -935,6 +951,7 @@ static int kft_bench_step __read_mostly;
 core_param(kft_bench_step, kft_bench_step, int, 0644);
 static DEFINE_PER_CPU(u64, kft_bench_sink);
 
+/* The steps asked for, if any: true if they stand in for the hook. */
 static __always_inline bool kft_bench_steps(void)
 {
 	int step = READ_ONCE(kft_bench_step);
@@ -952,11 +969,15 @@ static __always_inline bool kft_bench_steps(void)
 	}
 	return true;
 }
+
+/* A hook, in front of it the steps an armed run's hooks are to do instead. */
+#define kft_bench_or(hook, fn, site)					\
+	do {								\
+		if (kft_hooks_idle() || !kft_bench_steps())		\
+			hook(fn, site);					\
+	} while (0)
 #else
-static __always_inline bool kft_bench_steps(void)
-{
-	return false;
-}
+#define kft_bench_or(hook, fn, site)	hook(fn, site)
 #endif
 
 /*
@@ -966,20 +987,16 @@ static __always_inline bool kft_bench_steps(void)
 kft_arch_hook_abi void notrace
 kft_c_hook(__cyg_profile_func_enter)(void *fn, void *site)
 {
-	if (kft_hooks_idle() || kft_bench_steps() ||
-	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)))
-		return;
-	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), true);
+	kft_bench_or(kft_enter_hook, kft_arch_code_addr(fn),
+		     kft_arch_code_addr(site));
 }
 EXPORT_SYMBOL(__cyg_profile_func_enter);
 
 kft_arch_hook_abi void notrace
 kft_c_hook(__cyg_profile_func_exit)(void *fn, void *site)
 {
-	if (kft_hooks_idle() || kft_bench_steps() ||
-	    kft_exit_fast(kft_arch_code_addr(fn)))
-		return;
-	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), false);
+	kft_bench_or(kft_exit_hook, kft_arch_code_addr(fn),
+		     kft_arch_code_addr(site));
 }
 EXPORT_SYMBOL(__cyg_profile_func_exit);
 

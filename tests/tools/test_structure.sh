@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kernel engine's files are layered: kernel/kft_internal.h's opening
+# The kernel engine's structure.  Its files are layered:
+# kernel/kft_internal.h's opening
 # map lists them, each using only those above it, but for the one call
 # upward the map names (a hook that completes a run tells kft_sites.c:
 # kft_sites_disarmed()).  Here, for every engine file, the functions and
@@ -9,7 +10,10 @@
 # loop between files.  Every file in the map exists and is in the kernel
 # build of every series queue (patches/linux-*/), and ENGINE_SRC (the
 # host engine tests and make bench-hooks) builds the engine files the
-# unit tests drive.
+# unit tests drive.  In the hooks (kernel/kft.c), the shadow stack is
+# pushed and popped in one place each, for the fast and full paths; each
+# function that raises the hooks' bracket (kft_pin(), preemption off)
+# drops it too; and make bench-steps' switch stays out of the hooks.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -87,5 +91,46 @@ for f in "${files[@]}"; do
 done
 [ -n "$engine" ] && [ -z "$absent" ]
 ok $? "ENGINE_SRC builds every engine file the host tests drive${absent:+; not:$absent}"
+
+# kft.c's functions: name -> body, comments and strings stripped; and the
+# #ifdef CONFIG_KFT_BENCH_STEPS block's.
+hot=$(python3 - <<'PY'
+import re
+t = open('kernel/kft.c').read()
+t = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', t, flags=re.S)
+t = re.sub(r'"(\\.|[^"\\])*"', '""', t)
+bench = re.search(r'^#ifdef CONFIG_KFT_BENCH_STEPS\n(.*?)^#(else|endif)', t, re.M | re.S)
+bench = bench.group(1) if bench else ''
+funcs = {}
+for m in re.finditer(r'^[a-z_][^;{}]*?\b(\w+)\(([^;{}]*?)\)\s*\{\n(.*?)^\}', t, re.M | re.S):
+    name = m.group(1)
+    if name == 'kft_c_hook':
+        name = 'hook ' + re.match(r'\w+', m.group(2)).group(0)
+    funcs[name] = (m.group(3), m.start() >= 0 and m.group(0) in bench)
+def where(pat):
+    return sorted(n for n, (b, _) in funcs.items() if re.search(pat, b))
+push = where(r'->entry_ns\s*=[^=]')
+depth = where(r'->depth\s*=\s*(?!0\b)[^=\s]')
+print('push', ' '.join(push) or '-')
+print('depth', ' '.join(depth) or '-')
+unbalanced = [n for n, (b, _) in funcs.items() if n not in ('kft_pin', 'kft_unpin') and
+              len(re.findall(r'\bkft_pin\(\)', b)) != len(re.findall(r'\bkft_unpin\(\)', b))]
+print('bracket', ' '.join(sorted(unbalanced)) or '-')
+steps = [n for n, (b, in_bench) in funcs.items() if not in_bench and re.search(r'\bkft_bench_steps\(', b)]
+print('steps', ' '.join(sorted(steps)) or '-')
+PY
+)
+push=$(sed -n 's/^push //p' <<< "$hot")
+depth=$(sed -n 's/^depth //p' <<< "$hot")
+[ "$push" = kft_stack_push ]
+ok $? "kft.c: one function fills a shadow-stack frame, kft_stack_push() (fill: $push)"
+[ "$depth" = "kft_stack_pop kft_stack_push" ]
+ok $? "kft.c: one push and one pop move a task's depth, kft_stack_push() and kft_stack_pop() (move it: $depth)"
+bracket=$(sed -n 's/^bracket //p' <<< "$hot")
+[ "$bracket" = - ]
+ok $? "kft.c: every function that raises the hooks' bracket drops it (unbalanced: $bracket)"
+steps=$(sed -n 's/^steps //p' <<< "$hot")
+[ "$steps" = - ]
+ok $? "kft.c: make bench-steps' switch is called only from its own #ifdef CONFIG_KFT_BENCH_STEPS block (outside it: $steps)"
 
 tap_done

@@ -131,7 +131,8 @@ $(BUILD)/asan/test_config: tests/unit/test_config.c $(CONFIG_SRC) kernel/kft_con
 
 # The whole engine (hooks, run states, boot runs, parser) against userspace
 # shims, in the manner of the kernel's tools/testing/vma/.
-ENGINE_SRC := kernel/kft.c kernel/kft_clock.c kernel/kft_run.c kernel/kft_calibrate.c kernel/kft_boot.c $(CONFIG_SRC) tests/unit/engine/shim.c
+ENGINE_SRC := kernel/kft.c kernel/kft_clock.c kernel/kft_calibrate.c kernel/kft_finish.c \
+	kernel/kft_run.c kernel/kft_syms.c kernel/kft_boot.c $(CONFIG_SRC) tests/unit/engine/shim.c
 ENGINE_CFLAGS := -Wno-unused-parameter -DCONFIG_KFT=1 -DCONFIG_KFT_STACK_DEPTH=8 \
 	-DCONFIG_KFT_BOOT_LOG_ENTRIES=1024 -DCONFIG_KFT_STATIC_RUN=1 \
 	-include tests/unit/engine/shim.h -Itests/unit/engine/include \

@@ -24,13 +24,16 @@
  * nest in it and unwind before it resumes, and each of its steps - claiming
  * a stack slot or a log slot - is a single per-CPU operation or ordered so
  * that a nested hook works above it.  Code that frees or reads a log first
- * waits for every CPU to schedule, which no hook does (kft_run.c:
- * kft_sync()).
+ * waits for every CPU to schedule, which no hook does (kft_sync(), here).
  *
  * The hooks also make the state changes that race (kft_start(),
  * kft_stop(); kft_state.h has the table) and own the global state: the
- * run, its state, kft_mutex.  Dependencies: kft_clock.c, and kft_sites.c,
- * told when a hook completes a run.
+ * run, its state, kft_mutex.  For the code that changes a run, in process
+ * context, this file also has the hooks' side of it: kft_sync(), and the
+ * calls a stopped run left open (kft_log_open_frames()).
+ *
+ * Dependencies: kft_clock.c, and kft_sites.c, told when a hook completes
+ * a run.  Used by every file below it in kft_internal.h's map.
  *
  * This file is not instrumented, and calls nothing that is while a run is
  * armed: the build follows the hooks' calls through vmlinux.o and fails if
@@ -43,6 +46,7 @@
  * the hooks would need a frame.
  */
 #include <linux/compiler.h>
+#include <linux/cpu.h>
 #include <linux/irqflags.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -53,6 +57,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 #include <asm/sections.h>
 
 #include "kft_internal.h"
@@ -451,14 +456,56 @@ static noinline notrace u64 kft_push_slow(struct kft_run *run,
 	return flags;
 }
 
+/*
+ * The shadow stack's push, for both paths: fn's call from site, entered
+ * at now (with KFT_FRAME_* flags), in a frame at depth d, the task's top
+ * (ks->depth), counted as a call entered.  The slot is claimed first: an
+ * interrupt that nests after it stacks above.  A push beyond the stack's
+ * depth is counted lost (its pop drops it), unless the caller has ruled
+ * that out (in_range, a constant): the fast path has.
+ */
+static __always_inline void kft_stack_push(struct kft_task *ks, u32 d,
+					   unsigned long fn, unsigned long site,
+					   u64 now, bool in_range)
+{
+	struct kft_frame *f;
+	u64 count;
+
+	ks->depth = d + 1;
+	count = ks->count + 1;
+	ks->count = count;
+	barrier();
+	if (!in_range && unlikely(d >= CONFIG_KFT_STACK_DEPTH)) {
+		kft_count(KFT_CNT_LOST_DEPTH);
+		return;
+	}
+	f = &ks->frames[d];
+	f->entry_ns = now | kft_entry_flags();
+	f->call = kft_call(fn, site);
+	f->count = count;
+}
+
+/*
+ * The shadow stack's pop, for both paths: frame f, at depth d, its entry
+ * and call read already, leaves the stack with the frames above it; the
+ * calls made inside it (kft_entry.inner).  The frame is read before the
+ * depth drops, after which an interrupt may reuse it.
+ */
+static __always_inline u64 kft_stack_pop(struct kft_task *ks,
+					 const struct kft_frame *f, u32 d)
+{
+	u64 inner = ks->count - f->count;
+
+	barrier();
+	ks->depth = d;
+	return inner;
+}
+
 /* Push a frame for fn's call on the task's shadow stack. */
 static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 				     unsigned long site, u64 now, u64 flags)
 {
 	struct kft_task *ks = kft_task_stack(run);
-	struct kft_frame *f;
-	u64 count;
-	u32 d;
 
 	if (unlikely(READ_ONCE(run->slow) &
 		     (KFT_SLOW_WATCH | KFT_SLOW_SCOPE | KFT_SLOW_NOTUNDER))) {
@@ -466,20 +513,7 @@ static __always_inline void kft_push(struct kft_run *run, unsigned long fn,
 		if (flags == U64_MAX)
 			return;
 	}
-	/* Claim the slot first: an interrupt here stacks above it. */
-	d = ks->depth;
-	ks->depth = d + 1;
-	count = ks->count + 1;
-	ks->count = count;
-	barrier();
-	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH)) {
-		kft_count(KFT_CNT_LOST_DEPTH);
-		return;
-	}
-	f = &ks->frames[d];
-	f->entry_ns = now | flags | kft_entry_flags();
-	f->call = kft_call(fn, site);
-	f->count = count;
+	kft_stack_push(ks, ks->depth, fn, site, now | flags, false);
 }
 
 /*
@@ -514,6 +548,7 @@ static noinline notrace int kft_pop_deep(struct kft_task *ks, s32 off)
 static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 				    u64 *call, u64 *inner, u32 *at)
 {
+	const struct kft_frame *f;
 	u32 top = ks->depth - 1;	/* wraps if the stack is empty */
 	int d = top;
 
@@ -523,11 +558,10 @@ static __always_inline bool kft_pop(struct kft_task *ks, s32 off, u64 *entry,
 		if (d < 0)
 			return false;
 	}
-	*entry = ks->frames[d].entry_ns;
-	*call = ks->frames[d].call;
-	*inner = ks->count - ks->frames[d].count;
-	barrier();		/* read before an interrupt may reuse it */
-	ks->depth = d;
+	f = &ks->frames[d];
+	*entry = f->entry_ns;
+	*call = f->call;
+	*inner = kft_stack_pop(ks, f, d);
 	*at = d;
 	return true;
 }
@@ -776,10 +810,9 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 					   unsigned long site)
 {
 	struct kft_run *run;
-	struct kft_frame *f;
 	struct kft_task *ks;
 	bool done = false;
-	u64 now, count;
+	u64 now;
 	u32 d;
 
 	kft_pin();
@@ -791,15 +824,7 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	if (unlikely(kft_fast_off(run, ks, fn, true, now,
 				  d >= CONFIG_KFT_STACK_DEPTH)))
 		goto out;
-	/* Claim the slot first: an interrupt here stacks above it. */
-	ks->depth = d + 1;
-	count = ks->count + 1;
-	ks->count = count;
-	barrier();
-	f = &ks->frames[d];
-	f->entry_ns = now | kft_entry_flags();
-	f->call = kft_call(fn, site);
-	f->count = count;
+	kft_stack_push(ks, d, fn, site, now, true);
 	done = true;
 out:
 	kft_unpin();
@@ -808,31 +833,29 @@ out:
 
 /*
  * kft_exit_fast() keeps a call and its CPU's chunk of the log is used up:
- * take the next, log the call and leave the hook.  Out of line and
- * last, so that nothing the fast path holds lives across a call, which
- * would take registers the hook would have to save.
+ * take the next and log the call.  Out of line and the fast path's last
+ * step before it leaves its bracket, so that nothing the fast path holds
+ * lives across a call, which would take registers the hook would have to
+ * save.
  */
-static noinline notrace void kft_log_and_leave(struct kft_run *run, u64 entry,
-					       u64 call, u64 len, u64 inner)
+static noinline notrace void kft_log_refill(struct kft_run *run, u64 entry,
+					    u64 call, u64 len, u64 inner)
 {
 	kft_fill(kft_refill(run), entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id(), inner);
 	current->kft.count += KFT_COUNT_LOGGED;
-	kft_unpin();
 }
 
 /*
  * A logging run's exit that kft_exit_fast() does not handle: the full exit
- * path, under the fast path's bracket, and then leave the hook.  Out of
- * line and last for the same reason, and it takes no call site, which
- * only a primed run's exit needs (kft_hook()): the exit hook would keep it
- * in a register it must save.
+ * path, under the fast path's bracket.  Out of line and last for the same
+ * reason, and it takes no call site, which only a primed run's exit needs
+ * (kft_hook()): the exit hook would keep it in a register it must save.
  */
-static noinline notrace void kft_exit_and_leave(struct kft_run *run,
-						unsigned long fn)
+static noinline notrace void kft_exit_full(struct kft_run *run,
+					   unsigned long fn)
 {
 	kft_exit(run, fn, kft_clock());	/* the counter, or sched_clock() */
-	kft_unpin();
 }
 
 static __always_inline bool kft_exit_fast(unsigned long fn)
@@ -858,8 +881,9 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	beyond = top >= CONFIG_KFT_STACK_DEPTH;
 	if (unlikely(kft_fast_off(run, ks, fn, false, now,
 				  beyond | (kft_word_first(call) ^ off)))) {
-		kft_exit_and_leave(run, fn);
-		return true;
+		kft_exit_full(run, fn);
+		done = true;
+		goto out;
 	}
 	/* The top frame, top now known in range: one register less live. */
 	entry = ks->frames[top].entry_ns;
@@ -871,19 +895,15 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	 */
 	trigger_mask = (s64)entry >> 63;
 	if (unlikely(((len - run->min_len) & ~trigger_mask) > run->len_span)) {
-		barrier();	/* read before an interrupt may reuse it */
-		ks->depth = top;
+		kft_stack_pop(ks, &ks->frames[top], top);
 		kft_count_cpu(KFT_CNT_FILTER_TIME);
 		goto out;
 	}
-	/* The calls inside it: what entered since its own entry. */
-	inner = ks->count - ks->frames[top].count;
-	barrier();		/* read before an interrupt may reuse it */
-	ks->depth = top;
+	inner = kft_stack_pop(ks, &ks->frames[top], top);
 	/* kft_reserve_cpu(), its refill out of line. */
 	if (unlikely(!kft_cpu_slot(&e))) {
-		kft_log_and_leave(run, entry, call, len, inner);
-		return true;
+		kft_log_refill(run, entry, call, len, inner);
+		goto out;
 	}
 	kft_fill(e, entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id(), inner);
@@ -904,6 +924,22 @@ static __always_inline bool kft_hooks_idle(void)
 	       likely(!kft_state_armed(READ_ONCE(kft_state)));
 }
 
+/* What the hooks do, the paths above in the order they are tried. */
+static __always_inline void kft_enter_hook(unsigned long fn,
+					   unsigned long site)
+{
+	if (kft_hooks_idle() || kft_enter_fast(fn, site))
+		return;
+	kft_hook(fn, site, true);
+}
+
+static __always_inline void kft_exit_hook(unsigned long fn, unsigned long site)
+{
+	if (kft_hooks_idle() || kft_exit_fast(fn))
+		return;
+	kft_hook(fn, site, false);
+}
+
 #ifdef CONFIG_KFT_BENCH_STEPS
 /*
  * make bench-steps: kft_bench_step=N makes the hooks, called, do only some
@@ -915,6 +951,7 @@ static int kft_bench_step __read_mostly;
 core_param(kft_bench_step, kft_bench_step, int, 0644);
 static DEFINE_PER_CPU(u64, kft_bench_sink);
 
+/* The steps asked for, if any: true if they stand in for the hook. */
 static __always_inline bool kft_bench_steps(void)
 {
 	int step = READ_ONCE(kft_bench_step);
@@ -932,11 +969,15 @@ static __always_inline bool kft_bench_steps(void)
 	}
 	return true;
 }
+
+/* A hook, in front of it the steps an armed run's hooks are to do instead. */
+#define kft_bench_or(hook, fn, site)					\
+	do {								\
+		if (kft_hooks_idle() || !kft_bench_steps())		\
+			hook(fn, site);					\
+	} while (0)
 #else
-static __always_inline bool kft_bench_steps(void)
-{
-	return false;
-}
+#define kft_bench_or(hook, fn, site)	hook(fn, site)
 #endif
 
 /*
@@ -946,20 +987,16 @@ static __always_inline bool kft_bench_steps(void)
 kft_arch_hook_abi void notrace
 kft_c_hook(__cyg_profile_func_enter)(void *fn, void *site)
 {
-	if (kft_hooks_idle() || kft_bench_steps() ||
-	    kft_enter_fast(kft_arch_code_addr(fn), kft_arch_code_addr(site)))
-		return;
-	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), true);
+	kft_bench_or(kft_enter_hook, kft_arch_code_addr(fn),
+		     kft_arch_code_addr(site));
 }
 EXPORT_SYMBOL(__cyg_profile_func_enter);
 
 kft_arch_hook_abi void notrace
 kft_c_hook(__cyg_profile_func_exit)(void *fn, void *site)
 {
-	if (kft_hooks_idle() || kft_bench_steps() ||
-	    kft_exit_fast(kft_arch_code_addr(fn)))
-		return;
-	kft_hook(kft_arch_code_addr(fn), kft_arch_code_addr(site), false);
+	kft_bench_or(kft_exit_hook, kft_arch_code_addr(fn),
+		     kft_arch_code_addr(site));
 }
 EXPORT_SYMBOL(__cyg_profile_func_exit);
 
@@ -1014,4 +1051,34 @@ void kft_log_open_frames(struct kft_run *run)
 		kft_log_task_frames(run, t);
 	rcu_read_unlock();
 	preempt_enable();
+}
+
+static DEFINE_PER_CPU(struct work_struct, kft_sync_work);
+
+static void kft_sync_nop(struct work_struct *work)
+{
+}
+
+/*
+ * Wait until no CPU can be in a hook that saw the previous state.  A hook
+ * runs with preemption off and never sleeps (kft_pin()), so a CPU
+ * that has run a work item since has left every hook it was in, and reads
+ * the state anew in its next: schedule_on_each_cpu(), as ftrace's
+ * synchronize_rcu_tasks_rude(), with work items that need no allocation.
+ * Preemption off in the hooks is all they pay for it.
+ */
+void kft_sync(void)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct work_struct *work = per_cpu_ptr(&kft_sync_work, cpu);
+
+		INIT_WORK(work, kft_sync_nop);
+		schedule_work_on(cpu, work);
+	}
+	for_each_online_cpu(cpu)
+		flush_work(per_cpu_ptr(&kft_sync_work, cpu));
+	cpus_read_unlock();
 }

@@ -20,7 +20,8 @@
  *    converts the log to ns once the rate is known (kft_limits_set()).
  * Function names are resolved with kallsyms, so static functions work.
  *
- * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c, kft_run.c.
+ * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c, kft_run.c,
+ * kft_syms.c.
  *
  * This file is not instrumented.
  */

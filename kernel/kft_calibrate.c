@@ -22,8 +22,8 @@
  * may log into it meanwhile: their calls go into its own log, which is
  * forgotten, and the counters they moved are put back.
  *
- * Dependencies: kft.c (the hooks, the run and its state), kft_clock.c,
- * kft_run.c (kft_sync()).  Used by kft_run.c: kft_run_finish().
+ * Dependencies: kft.c (the hooks, the run and its state, kft_sync()),
+ * kft_clock.c, kft_sites.c.  Used by kft_finish.c: kft_run_finish().
  *
  * This file is not instrumented: it calls the hooks itself.
  */

@@ -17,7 +17,8 @@
  * printed at KERN_INFO: a panic makes the console verbose, and a timed
  * dump raises the console's level while it prints, as SysRq does.
  *
- * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_run.c, kft_log_text.c.
+ * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_finish.c, kft_run.c,
+ * kft_log_text.c.
  */
 #include <linux/init.h>
 #include <linux/kernel.h>

@@ -3,17 +3,21 @@
  * KFT engine internals.  The files, each using only those above it (the
  * one call upward: a hook that completes a run tells kft_sites.c):
  *
- *   kft_config.c   the config language; also built into the host tools
- *   kft_clock.c    the hooks' clock, and a run's limits in its units
- *   kft.c          the hooks; the state changes they make (kft_state.h);
- *                  the global state: the run, its state, kft_mutex
- *   kft_sites.c    the hooks' call sites, NOPs while no run is armed
- *   kft_run.c      a run's lifecycle, under kft_mutex; errors
- *   kft_boot.c     boot runs, primed before start_kernel()
- *   kft_log_text.c a run's log as text
- *   kft_proc.c     /proc/kft and /proc/kft_data
- *   kft_dump.c     the log on the console: kft_dump=panic, kft_dump=TIME
- *   kft_test.c     KUnit tests (tests/unit/ tests the same files on the host)
+ *   kft_config.c    the config language; also built into the host tools
+ *   kft_clock.c     the hooks' clock, and a run's limits in its units
+ *   kft.c           the hooks; the state changes they make (kft_state.h);
+ *                   the global state: the run, its state, kft_mutex;
+ *                   kft_sync(), which waits for the hooks to see a change
+ *   kft_sites.c     the hooks' call sites, NOPs while no run is armed
+ *   kft_calibrate.c what the hooks cost, measured once a run has stopped
+ *   kft_finish.c    a stopped run's log made readable
+ *   kft_run.c       a run's lifecycle, under kft_mutex; errors
+ *   kft_syms.c      function names (kallsyms), and modules going away
+ *   kft_boot.c      boot runs, primed before start_kernel()
+ *   kft_log_text.c  a run's log as text
+ *   kft_proc.c      /proc/kft and /proc/kft_data
+ *   kft_dump.c      the log on the console: kft_dump=panic, kft_dump=TIME
+ *   kft_test.c      KUnit tests (tests/unit/ tests the same files on the host)
  */
 #ifndef _KERNEL_KFT_INTERNAL_H
 #define _KERNEL_KFT_INTERNAL_H
@@ -396,31 +400,6 @@ void kft_start(struct kft_run *run, enum kft_reason why, unsigned long fn,
 void kft_stop(struct kft_run *run, enum kft_reason why, unsigned long fn,
 	      u64 now);
 void kft_log_open_frames(struct kft_run *run);
-
-/* kft_calibrate.c: what the hooks cost, once a run has stopped. */
-struct kft_run *kft_calibration_run(const struct kft_run *run);
-void kft_calibrate(struct kft_run *run, struct kft_run *cal);
-
-/* kft_run.c */
-void kft_run_init(struct kft_run *run, unsigned long *funcs);
-struct kft_run *kft_run_create(struct kft_config *cfg);
-struct kft_run *kft_run_get(void);
-void kft_run_put(struct kft_run *run);
-void kft_run_install(struct kft_run *run);
-int kft_run_prime(void);
-int kft_run_start(void);
-int kft_run_stop(void);
-int kft_run_end(struct kft_run *run, enum kft_reason why);
-bool kft_run_end_at_panic(struct kft_run *run);
-/* Is the code at addr going away?  arg: what is (a module). */
-typedef bool (*kft_gone_fn)(unsigned long addr, const void *arg);
-bool kft_run_forget(kft_gone_fn gone, const void *arg);
-int kft_run_clear(void);
-void kft_run_finish(struct kft_run *run);
-unsigned long kft_run_counter(enum kft_counter c);
-int kft_resolve_name(void *priv, const char *name, unsigned long *addr);
-const char *kft_name_of(void *priv, unsigned long addr, char *buf,
-			size_t size);
 extern struct mutex kft_mutex;
 void kft_sync(void);
 
@@ -443,6 +422,36 @@ static inline void kft_sites_arm(void) { }
 static inline void kft_sites_disarmed(void) { }
 static inline void kft_sites_show(struct seq_file *m) { }
 #endif
+
+/* kft_calibrate.c: what the hooks cost, once a run has stopped. */
+struct kft_run *kft_calibration_run(const struct kft_run *run);
+void kft_calibrate(struct kft_run *run, struct kft_run *cal);
+
+/* kft_finish.c: a stopped run's log made readable. */
+void kft_run_finish_log(struct kft_run *run);
+void kft_run_finish(struct kft_run *run);
+
+/* kft_run.c: a run's lifecycle. */
+void kft_run_init(struct kft_run *run, unsigned long *funcs);
+struct kft_run *kft_run_create(struct kft_config *cfg);
+struct kft_run *kft_run_get(void);
+void kft_run_put(struct kft_run *run);
+void kft_run_install(struct kft_run *run);
+int kft_run_prime(void);
+int kft_run_start(void);
+int kft_run_stop(void);
+int kft_run_end(struct kft_run *run, enum kft_reason why);
+bool kft_run_end_at_panic(struct kft_run *run);
+/* Is the code at addr going away?  arg: what is (a module). */
+typedef bool (*kft_gone_fn)(unsigned long addr, const void *arg);
+bool kft_run_forget(kft_gone_fn gone, const void *arg);
+int kft_run_clear(void);
+unsigned long kft_run_counter(enum kft_counter c);
+
+/* kft_syms.c: function names, resolved and printed with kallsyms. */
+int kft_resolve_name(void *priv, const char *name, unsigned long *addr);
+const char *kft_name_of(void *priv, unsigned long addr, char *buf,
+			size_t size);
 
 /* kft_log_text.c: a run's log as text, into a seq_file. */
 void kft_log_text_times(struct seq_file *m, const struct kft_run *run);

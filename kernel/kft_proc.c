@@ -10,8 +10,8 @@
  * the current run.  A refused write returns an error and says why, with
  * the line and the token, in the kernel log and in /proc/kft.
  *
- * Dependencies: kft_config.c, kft_clock.c, kft_sites.c, kft_run.c,
- * kft_log_text.c.
+ * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c,
+ * kft_finish.c, kft_run.c, kft_syms.c, kft_log_text.c.
  */
 #include <linux/ctype.h>
 #include <linux/fs.h>

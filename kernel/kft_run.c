@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KFT run lifecycle: create a run from a config, install it in place of the
- * current one, prime/start/stop/clear it, and make its log readable.
+ * current one, prime/start/stop/clear it, stop it when code it names goes
+ * away or the kernel panics, and count what it logged.
  *
- * Everything here runs in process context under kft_mutex.  The hooks
- * (kft.c) take no lock; before this code frees or reads a log it waits,
- * in kft_sync(), until no CPU can still be inside a hook that saw the
- * previous state.  Refusals are said here too (kft_error()), for every
- * front end: /proc/kft, boot runs, module unloading.
+ * Everything here runs in process context under kft_mutex, but for the
+ * panic's stop.  The hooks (kft.c) take no lock; before this code frees or
+ * resets a log it waits, in kft_sync() (kft.c), until no CPU can still be
+ * inside a hook that saw the previous state.  Refusals are said here too
+ * (kft_error()), for every front end: /proc/kft, boot runs, module
+ * unloading.
  *
- * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c.  Used by
- * kft_boot.c and kft_proc.c.
+ * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_sites.c,
+ * kft_finish.c.  Used by kft_syms.c, kft_boot.c, kft_log_text.c,
+ * kft_proc.c and kft_dump.c.
  */
-#include <linux/cpu.h>
-#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
 #include <linux/slab.h>
@@ -24,7 +24,6 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include <linux/workqueue.h>
 
 #include "kft_internal.h"
 
@@ -73,36 +72,6 @@ const char *kft_last_error(void)
 void kft_error_clear(void)
 {
 	kft_error_msg[0] = '\0';
-}
-
-static DEFINE_PER_CPU(struct work_struct, kft_sync_work);
-
-static void kft_sync_nop(struct work_struct *work)
-{
-}
-
-/*
- * Wait until no CPU can be in a hook that saw the previous state.  A hook
- * runs with preemption off and never sleeps (kft.c: kft_pin()), so a CPU
- * that has run a work item since has left every hook it was in, and reads
- * the state anew in its next: schedule_on_each_cpu(), as ftrace's
- * synchronize_rcu_tasks_rude(), with work items that need no allocation.
- * Preemption off in the hooks is all they pay for it.
- */
-void kft_sync(void)
-{
-	int cpu;
-
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		struct work_struct *work = per_cpu_ptr(&kft_sync_work, cpu);
-
-		INIT_WORK(work, kft_sync_nop);
-		schedule_work_on(cpu, work);
-	}
-	for_each_online_cpu(cpu)
-		flush_work(per_cpu_ptr(&kft_sync_work, cpu));
-	cpus_read_unlock();
 }
 
 /* A new or cleared run's chunks and counters. */
@@ -384,6 +353,30 @@ int kft_run_stop(void)
 	return kft_run_end(kft_run, KFT_BY_USER);
 }
 
+/*
+ * The kernel is panicking (kft_dump=panic): the other CPUs are stopped,
+ * maybe inside a hook or holding kft_mutex.  Stop the run and make its log
+ * readable without waiting for either, and leave the call sites as they
+ * are: patching code is no job for a dying kernel.  False if the log
+ * cannot be read: the run never started, or is mid-change.
+ */
+bool kft_run_end_at_panic(struct kft_run *run)
+{
+	if (mutex_is_locked(&kft_mutex) || !run->start_reason)
+		return false;
+	if (kft_state_move(KFT_TRIGGERED, KFT_COMPLETE)) {
+		run->stop_ns = kft_clock();
+		run->stop_reason = KFT_BY_PANIC;
+		run->stop_fn = 0;
+	} else if (!kft_state_move(KFT_PRIMED, KFT_COMPLETE) &&
+		   READ_ONCE(kft_state) != KFT_COMPLETE) {
+		return false;	/* a CPU was stopped inside kft_start() */
+	}
+	if (!run->finished)
+		kft_run_finish_log(run);
+	return true;
+}
+
 static bool kft_fref_gone(const struct kft_fref *f, kft_gone_fn gone,
 			  const void *arg)
 {
@@ -427,38 +420,6 @@ bool kft_run_forget(kft_gone_fn gone, const void *arg)
 	return true;
 }
 
-#ifdef CONFIG_MODULES
-static bool kft_in_module(unsigned long addr, const void *mod)
-{
-	return within_module(addr, mod);
-}
-
-static int kft_run_module_going(struct notifier_block *nb,
-				unsigned long state, void *data)
-{
-	struct module *mod = data;
-
-	if (state != MODULE_STATE_GOING)
-		return NOTIFY_DONE;
-	mutex_lock(&kft_mutex);
-	if (kft_run_forget(kft_in_module, mod))
-		kft_error("run %u names module %s, unloading: stopped; write a new config",
-			  kft_run->id, mod->name);
-	mutex_unlock(&kft_mutex);
-	return NOTIFY_OK;
-}
-
-static struct notifier_block kft_run_module_nb = {
-	.notifier_call = kft_run_module_going,
-};
-
-static int __init kft_run_watch_modules(void)
-{
-	return register_module_notifier(&kft_run_module_nb);
-}
-late_initcall(kft_run_watch_modules);
-#endif
-
 /* Empty the log and go back to configured, keeping the config. */
 int kft_run_clear(void)
 {
@@ -486,234 +447,4 @@ int kft_run_clear(void)
 	run->lowest_stack = ULONG_MAX;
 	kft_state_set(KFT_CONFIGURED);
 	return 0;
-}
-
-static u64 kft_entry_time(const struct kft_entry *e)
-{
-	return e->time_cpu & KFT_TIME_MASK;
-}
-
-/* By entry time; a caller entered in the same ns as its callee comes first. */
-static int kft_cmp_entry(const void *a, const void *b)
-{
-	const struct kft_entry *x = a, *y = b;
-	u64 tx = kft_entry_time(x), ty = kft_entry_time(y);
-	u64 lx = kft_delta_decode(x->delta), ly = kft_delta_decode(y->delta);
-
-	if (tx != ty)
-		return tx < ty ? -1 : 1;
-	if (lx != ly)
-		return lx > ly ? -1 : 1;
-	return 0;
-}
-
-/*
- * Entries come with the clock's low 48 bits (kft_fill()): count them from
- * the run's base, modulo 2^48 (a clock that crossed a multiple of it is
- * no matter), and a time a hair before the base (another CPU's clock,
- * a little behind the one that started the run) as the base itself.
- */
-#define KFT_TIME_BEHIND		BIT_ULL(40)
-
-static u64 kft_time_rebase(const struct kft_run *run, u64 time)
-{
-	u64 t = (time - run->base_ns) & KFT_TIME_MASK;
-
-	return t > KFT_TIME_MASK - KFT_TIME_BEHIND ? 0 : t;
-}
-
-static void kft_entry_rebase(const struct kft_run *run, struct kft_entry *e)
-{
-	e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) |
-		      kft_time_rebase(run, e->time_cpu);
-}
-
-/*
- * A call whose exit read the clock a hair before its entry did (on a CPU
- * whose clock is a little behind) measured 2^48 less a little, which the
- * log holds as its longest length: if that would end it after the run
- * stopped (stop, rebased), it lasted 0.  Judged here, not in the hooks,
- * where the test would cost every call (an -O2 hook 2-3 instructions).
- * Exact for runs shorter than the longest length, 2147 s of clock units.
- */
-#define KFT_DELTA_LONGEST	(KFT_DELTA_US | KFT_DELTA_MAX_US)
-
-static void kft_entry_behind(struct kft_entry *e, u64 stop)
-{
-	if (e->delta == KFT_DELTA_LONGEST &&
-	    kft_entry_time(e) + kft_delta_decode(KFT_DELTA_LONGEST) > stop)
-		e->delta = 0;
-}
-
-/*
- * An entry in clock units, to ns (convert).  Then the time filters,
- * exactly: the hooks judged calls with a margin, in units
- * (kft_limits_set()), and a call that ended before it began as passing
- * mintime (kft_entry_behind() made it 0).  The trigger functions'
- * calls stay, whatever their length.
- */
-static bool kft_entry_to_ns(const struct kft_run *run, struct kft_entry *e,
-			    bool convert)
-{
-	const struct kft_config *cfg = &run->cfg;
-	u64 at = run->base_ns + kft_entry_time(e);
-	u64 len = kft_delta_decode(e->delta);
-	unsigned long fn = kft_addr(e->fn);
-
-	if (convert) {
-		u64 t = kft_units_to_ns(run, run->base_ns, at);
-
-		e->time_cpu = (e->time_cpu & ~KFT_TIME_MASK) |
-			      (t & KFT_TIME_MASK);
-		if (len != U64_MAX) {
-			len = kft_units_to_ns(run, at, at + len);
-			e->delta = kft_delta_encode(len);
-		}
-	}
-	if (len == U64_MAX || fn == run->start_fn || fn == run->stop_fn)
-		return true;
-	return len >= cfg->mintime_ns &&
-	       !(cfg->maxtime_ns && len > cfg->maxtime_ns);
-}
-
-/*
- * Make a stopped run's log readable, once: log the calls still open, squeeze
- * out the slots CPUs reserved but did not fill, convert its times to ns,
- * and sort by entry time.  No CPU is in a hook that could log.
- */
-static void kft_run_finish_log(struct kft_run *run)
-{
-	unsigned long i, n = 0, used;
-	bool convert = run->mult || run->clock_raw;
-	u64 stop;
-	int cpu;
-
-	kft_log_open_frames(run);
-	if (run->clock_raw && !kft_arch_boot_cycles_khz()) {
-		pr_warn("kft: cycle rate unknown: boot run times are in cycles\n");
-		convert = false;
-	}
-	used = min_t(unsigned long, atomic_long_read(&run->next),
-		     run->capacity);
-	stop = run->stop_ns ? kft_time_rebase(run, run->stop_ns) : U64_MAX;
-	for (i = 0; i < used; i++) {
-		if (!run->log[i].fn)
-			continue;
-		kft_entry_rebase(run, &run->log[i]);
-		kft_entry_behind(&run->log[i], stop);
-		/* Not a boot run's cycles at an unknown rate: in ns or to ns. */
-		if ((convert || !run->clock_raw) &&
-		    !kft_entry_to_ns(run, &run->log[i], convert)) {
-			kft_cpu_inc(kft_cpu.cnt[KFT_CNT_FILTER_TIME]);
-			continue;
-		}
-		run->log[n++] = run->log[i];
-	}
-	if (n < used)
-		memset(run->log + n, 0, (used - n) * sizeof(*run->log));
-	sort(run->log, n, sizeof(*run->log), kft_cmp_entry, NULL);
-	if (convert) {
-		run->start_ns = kft_time_ns(run, run->start_ns);
-		if (run->stop_reason)
-			run->stop_ns = kft_time_ns(run, run->stop_ns);
-		run->base_ns = run->mult ? kft_time_ns(run, run->base_ns) : 0;
-		run->clock_raw = false;
-		run->mult = 0;
-		kft_limits_set(run);
-	}
-	/* Nothing more may be logged into the squeezed log. */
-	atomic_long_set(&run->next, run->capacity);
-	for_each_possible_cpu(cpu) {
-		atomic_long_set(&per_cpu(kft_cpu, cpu).pos, 0);
-		per_cpu(kft_cpu, cpu).end = 0;
-	}
-	run->nr_logged = n;
-	run->finished = true;
-}
-
-void kft_run_finish(struct kft_run *run)
-{
-	struct kft_run *cal;
-
-	lockdep_assert_held(&kft_mutex);
-	if (run->finished || kft_state_armed(READ_ONCE(kft_state)) ||
-	    !run->start_reason)
-		return;
-	kft_sync();
-	/* Made while the run is in its clock's units, which finishing ends. */
-	cal = kft_calibration_run(run);
-	kft_run_finish_log(run);
-	kft_calibrate(run, cal);
-}
-
-/*
- * The kernel is panicking (kft_dump=panic): the other CPUs are stopped,
- * maybe inside a hook or holding kft_mutex.  Stop the run and make its log
- * readable without waiting for either, and leave the call sites as they
- * are: patching code is no job for a dying kernel.  False if the log
- * cannot be read: the run never started, or is mid-change.
- */
-bool kft_run_end_at_panic(struct kft_run *run)
-{
-	if (mutex_is_locked(&kft_mutex) || !run->start_reason)
-		return false;
-	if (kft_state_move(KFT_TRIGGERED, KFT_COMPLETE)) {
-		run->stop_ns = kft_clock();
-		run->stop_reason = KFT_BY_PANIC;
-		run->stop_fn = 0;
-	} else if (!kft_state_move(KFT_PRIMED, KFT_COMPLETE) &&
-		   READ_ONCE(kft_state) != KFT_COMPLETE) {
-		return false;	/* a CPU was stopped inside kft_start() */
-	}
-	if (!run->finished)
-		kft_run_finish_log(run);
-	return true;
-}
-
-struct kft_match {
-	unsigned long addr;
-	unsigned int n;
-	bool distinct;
-};
-
-static int kft_match_symbol(void *data, unsigned long addr)
-{
-	struct kft_match *m = data;
-
-	if (m->n++ && addr != m->addr)
-		m->distinct = true;
-	m->addr = addr;
-	return 0;
-}
-
-/*
- * A name must name one function: static functions may share a name.
- * Boot runs pass a non-NULL priv: they resolve before modules exist.
- */
-int kft_resolve_name(void *priv, const char *name, unsigned long *addr)
-{
-	struct kft_match m = { };
-
-	kallsyms_on_each_match_symbol(kft_match_symbol, name, &m);
-	if (m.distinct)
-		return -ENOTUNIQ;
-	if (!m.n && !priv)
-		m.addr = kallsyms_lookup_name(name);	/* modules */
-	if (!m.addr)
-		return -ENOENT;
-	*addr = m.addr;
-	return 0;
-}
-
-const char *kft_name_of(void *priv, unsigned long addr, char *buf,
-			size_t size)
-{
-	char name[KSYM_NAME_LEN];
-	unsigned long symsize, off;
-	char *mod;
-
-	if (!kallsyms_lookup(addr, &symsize, &off, &mod, name) || off)
-		return NULL;
-	strscpy(buf, name, size);
-	return buf;
 }

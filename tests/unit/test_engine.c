@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of the KFT engine: kernel/kft.c (the hooks), kft_run.c (the
- * run's states, finishing the log), kft_boot.c (boot runs) and
- * kft_config.c, compiled as they are against tests/unit/engine/shim.h.
+ * run's states), kft_finish.c (finishing the log), kft_calibrate.c,
+ * kft_syms.c (names), kft_boot.c (boot runs) and kft_config.c, compiled as they are against tests/unit/engine/shim.h.
  * The test is the machine: it calls the hooks as instrumented functions
  * would, and moves the clocks, CPUs, tasks, interrupt context and stack
  * pointer between calls, so every number in the log is known exactly.

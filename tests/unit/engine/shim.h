@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel, as far as KFT's engine (kernel/kft.c, kft_run.c, kft_boot.c,
+ * The kernel, as far as KFT's engine (kernel/kft.c, kft_clock.c,
+ * kft_calibrate.c, kft_finish.c, kft_run.c, kft_syms.c, kft_boot.c,
  * kft_config.c) needs it, in userspace - in the manner of the kernel's
  * tools/testing/vma/.  Force-included (-include) into every engine file;
  * the headers under include/ here are empty, so the engine's #includes

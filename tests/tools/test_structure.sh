@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel engine's structure.  Its files are layered:
+# kernel/kft_internal.h's opening
+# map lists them, each using only those above it, but for the one call
+# upward the map names (a hook that completes a run tells kft_sites.c:
+# kft_sites_disarmed()).  Here, for every engine file, the functions and
+# objects it uses that another file defines; one defined below it is a
+# loop between files.  Every file in the map exists and is in the kernel
+# build of every series queue (patches/linux-*/), and ENGINE_SRC (the
+# host engine tests and make bench-hooks) builds the engine files the
+# unit tests drive.  In the hooks (kernel/kft.c), the shadow stack is
+# pushed and popped in one place each, for the fast and full paths; each
+# function that raises the hooks' bracket (kft_pin(), preemption off)
+# drops it too; and make bench-steps' switch stays out of the hooks.
+set -uo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+. tests/lib/tap.sh
+
+# The map's files, in order: the lines " *   kft_NAME.c   what it is".
+mapfile -t files < <(sed -n '/^#ifndef _KERNEL_KFT_INTERNAL_H/q; s/^ \*   \(kft[a-z_]*\.c\) .*/\1/p' kernel/kft_internal.h)
+[ "${#files[@]}" -ge 10 ]
+ok $? "kft_internal.h's map lists the engine's files (${#files[@]}: ${files[*]})"
+
+missing=
+for f in "${files[@]}"; do
+	[ -f "kernel/$f" ] || missing+=" $f"
+done
+for f in kernel/kft*.c; do
+	case $f in kernel/kft_test_initcall.c|kernel/kft_markers.c) continue ;; esac
+	printf '%s\n' "${files[@]}" | grep -qx "${f#kernel/}" || missing+=" ${f#kernel/}(not in the map)"
+done
+[ -z "$missing" ]
+ok $? "every file in the map exists, every engine file is in it${missing:+:$missing}"
+
+# Uses of a file below: python3 strips comments and strings, finds each
+# file's non-static definitions (functions, and DEFINE_MUTEX/DEFINE_PER_CPU
+# objects), and each file's uses of the others'.
+upward=$(python3 - "${files[@]}" <<'PY'
+import re, sys
+files = sys.argv[1:]
+allowed = {('kft.c', 'kft_sites_disarmed')}
+src, defs = {}, {}
+for f in files:
+    t = open('kernel/' + f).read()
+    t = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', t, flags=re.S)
+    t = re.sub(r'"(\\.|[^"\\])*"', '""', t)
+    src[f] = t
+    for m in re.finditer(r'^(?!static\b)[A-Za-z_][^;=(\n]*?\b(kft\w+|__cyg\w+)\(', t, re.M):
+        defs.setdefault(m.group(1), f)
+    for m in re.finditer(r'^(?:DEFINE_MUTEX|DEFINE_PER_CPU\([^,]*,)\s*\(?\s*(\w+)\)', t, re.M):
+        defs.setdefault(m.group(1), f)
+for f in files:
+    for name, d in sorted(defs.items()):
+        if d == f or files.index(d) < files.index(f) or (f, name) in allowed:
+            continue
+        if re.search(r'\b' + name + r'\b', src[f]):
+            print(f'{f} uses {name}() of {d}, below it')
+PY
+)
+[ $? = 0 ] && [ -z "$upward" ]
+ok $? "no engine file uses one below it in the map, but kft.c's kft_sites_disarmed()${upward:+: $(echo "$upward" | paste -sd';')}"
+
+# The kernel build: each object in each queue's kernel/Makefile hunks.
+objs=$(printf '%s\n' "${files[@]}" | grep -vx 'kft_test.c' | sed 's/\.c$/.o/')
+for q in patches/linux-*/; do
+	q=${q%/}
+	absent=
+	# The objects of the obj- lines the queue adds, continuations and all.
+	built=$(awk '/^\+\+\+ /{ mk = $2 == "b/kernel/Makefile"; next }
+		mk && /^\+obj-/ { cont = 1 }
+		mk && cont && /^\+/ { for (i = 1; i <= NF; i++) if ($i ~ /\.o$/) print $i;
+			cont = /\\$/; next }
+		{ cont = 0 }' "$q"/*.patch)
+	for o in $objs; do
+		grep -qx "$o" <<< "$built" || absent+=" $o"
+	done
+	[ -z "$absent" ]
+	ok $? "${q#patches/}: the kernel build lists every engine object${absent:+; not:$absent}"
+done
+
+# The host engine build: every engine file the unit tests and bench-hooks
+# drive (all but those that need the kernel: sites, text, /proc, dump, KUnit).
+engine=$(make -s -p -n build/asan/test_engine 2>/dev/null | sed -n 's/^ENGINE_SRC := //p' | head -n 1)
+absent=
+for f in "${files[@]}"; do
+	case $f in kft_sites.c|kft_log_text.c|kft_proc.c|kft_dump.c|kft_test.c) continue ;; esac
+	[[ " $engine " == *" kernel/$f "* ]] || absent+=" $f"
+done
+[ -n "$engine" ] && [ -z "$absent" ]
+ok $? "ENGINE_SRC builds every engine file the host tests drive${absent:+; not:$absent}"
+
+# kft.c's functions: name -> body, comments and strings stripped; and the
+# #ifdef CONFIG_KFT_BENCH_STEPS block's.
+hot=$(python3 - <<'PY'
+import re
+t = open('kernel/kft.c').read()
+t = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', t, flags=re.S)
+t = re.sub(r'"(\\.|[^"\\])*"', '""', t)
+bench = re.search(r'^#ifdef CONFIG_KFT_BENCH_STEPS\n(.*?)^#(else|endif)', t, re.M | re.S)
+bench = bench.group(1) if bench else ''
+funcs = {}
+for m in re.finditer(r'^[a-z_][^;{}]*?\b(\w+)\(([^;{}]*?)\)\s*\{\n(.*?)^\}', t, re.M | re.S):
+    name = m.group(1)
+    if name == 'kft_c_hook':
+        name = 'hook ' + re.match(r'\w+', m.group(2)).group(0)
+    funcs[name] = (m.group(3), m.start() >= 0 and m.group(0) in bench)
+def where(pat):
+    return sorted(n for n, (b, _) in funcs.items() if re.search(pat, b))
+push = where(r'->entry_ns\s*=[^=]')
+depth = where(r'->depth\s*=\s*(?!0\b)[^=\s]')
+print('push', ' '.join(push) or '-')
+print('depth', ' '.join(depth) or '-')
+unbalanced = [n for n, (b, _) in funcs.items() if n not in ('kft_pin', 'kft_unpin') and
+              len(re.findall(r'\bkft_pin\(\)', b)) != len(re.findall(r'\bkft_unpin\(\)', b))]
+print('bracket', ' '.join(sorted(unbalanced)) or '-')
+steps = [n for n, (b, in_bench) in funcs.items() if not in_bench and re.search(r'\bkft_bench_steps\(', b)]
+print('steps', ' '.join(sorted(steps)) or '-')
+PY
+)
+push=$(sed -n 's/^push //p' <<< "$hot")
+depth=$(sed -n 's/^depth //p' <<< "$hot")
+[ "$push" = kft_stack_push ]
+ok $? "kft.c: one function fills a shadow-stack frame, kft_stack_push() (fill: $push)"
+[ "$depth" = "kft_stack_pop kft_stack_push" ]
+ok $? "kft.c: one push and one pop move a task's depth, kft_stack_push() and kft_stack_pop() (move it: $depth)"
+bracket=$(sed -n 's/^bracket //p' <<< "$hot")
+[ "$bracket" = - ]
+ok $? "kft.c: every function that raises the hooks' bracket drops it (unbalanced: $bracket)"
+steps=$(sed -n 's/^steps //p' <<< "$hot")
+[ "$steps" = - ]
+ok $? "kft.c: make bench-steps' switch is called only from its own #ifdef CONFIG_KFT_BENCH_STEPS block (outside it: $steps)"
+
+tap_done

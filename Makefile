@@ -78,7 +78,7 @@ tools-asan: $(addprefix $(BUILD)/asan/,$(HOST_TOOLS))
 $(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
-$(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
+$(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
 $(BUILD)/kd: $(KD_SRC) $(KD_HDR)
@@ -90,7 +90,7 @@ $(BUILD)/asan/kd: $(KD_SRC) $(KD_HDR)
 $(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
-$(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h
+$(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
 
@@ -162,7 +162,7 @@ $(BUILD)/fuzz_kd: tests/fuzz/fuzz_kd.c tests/fuzz/fuzz_memfile.h $(KD_SRC) $(KD_
 	$(FUZZ_CC) -Dmain=kd_main $(HOST_INC) -o $@ tests/fuzz/fuzz_kd.c $(KD_SRC) -lelf -lm
 
 # libFuzzer on the symbol-table readers: maps, kallsyms, ELF.
-$(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTAB_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h
+$(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTAB_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(HOST_INC) -o $@ tests/fuzz/fuzz_symtab.c $(SYMTAB_SRC) -lelf
 

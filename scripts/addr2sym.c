@@ -876,6 +876,18 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (map && !strcmp(map, "-") &&
+	    (optind == argc || !strcmp(argv[optind], "-"))) {
+		fprintf(stderr, "addr2sym: the map and the log cannot both be standard input ('-')\n");
+		return 2;
+	}
+	/* Opened for writing first, an input would be emptied unread. */
+	if (kft_same_file(output, optind < argc ? argv[optind] : NULL) ||
+	    kft_same_file(output, map) || kft_same_file(output, elf)) {
+		fprintf(stderr, "addr2sym: %s: the output would replace an input\n",
+			output);
+		return 2;
+	}
 	if (kft_symtab_load(&a.st, map, elf, err, sizeof(err))) {
 		fprintf(stderr, "addr2sym: %s\n", err);
 		return 1;

@@ -676,8 +676,13 @@ static int open_object(struct object *o, const char *path, int *fd, bool write)
 {
 	struct stat st;
 
+	unsigned char ident[EI_NIDENT];
+	size_t ehsize;
+	ssize_t got;
+
 	o->path = path;
-	*fd = open(path, write ? O_RDWR : O_RDONLY);
+	/* Not blocking on a FIFO: it is refused below. */
+	*fd = open(path, (write ? O_RDWR : O_RDONLY) | O_NONBLOCK);
 	if (*fd < 0) {
 		fprintf(stderr, "kftsites: %s: %s\n", path, strerror(errno));
 		return -1;
@@ -686,7 +691,30 @@ static int open_object(struct object *o, const char *path, int *fd, bool write)
 		fprintf(stderr, "kftsites: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "kftsites: %s: %s\n", path,
+			S_ISDIR(st.st_mode) ? strerror(EISDIR) :
+			"not a regular file (an ELF object cannot be read from a pipe or device)");
+		return -1;
+	}
 	o->size = st.st_size;
+	/* What libelf would call "invalid data" or no ELF, said plainly. */
+	got = pread(*fd, ident, sizeof(ident), 0);
+	if (!o->size) {
+		fprintf(stderr, "kftsites: %s: an empty file, not an ELF object\n", path);
+		return -1;
+	}
+	if (got < SELFMAG || memcmp(ident, ELFMAG, SELFMAG)) {
+		fprintf(stderr, "kftsites: %s: not an ELF object\n", path);
+		return -1;
+	}
+	ehsize = got == EI_NIDENT && ident[EI_CLASS] == ELFCLASS32 ?
+		 sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
+	if (o->size < ehsize) {
+		fprintf(stderr, "kftsites: %s: a truncated ELF file (%llu bytes, within its ELF header)\n",
+			path, (unsigned long long)o->size);
+		return -1;
+	}
 	o->elf = elf_begin(*fd, write ? ELF_C_RDWR : ELF_C_READ_MMAP, NULL);
 	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF)
 		return fail(o, "not an ELF object");

@@ -31,7 +31,8 @@ static void usage(FILE *f)
 		"Check a KFT boot run config and write it as C for the kernel.\n"
 		"\n"
 		"  CONF                the config (kftstatic.conf language; '-': stdin)\n"
-		"  OUT.c               the C file to write (kernel/kftstatic.c)\n"
+		"  OUT.c               the C file to write (kernel/kftstatic.c;\n"
+		"                      '-': standard output)\n"
 		"  -n MAX_LOGENTRIES   refuse a larger logentries (the kernel's\n"
 		"                      CONFIG_KFT_BOOT_LOG_ENTRIES)\n"
 		"  -N NAME             the config's name in the kernel's messages\n"
@@ -113,12 +114,14 @@ static int write_c(const char *out_path, const char *name, const char *text,
 	 * is not one (/dev/stdout, a FIFO) is written in place: a rename
 	 * would replace the device node itself.
 	 */
-	in_place = !stat(out_path, &st) && !S_ISREG(st.st_mode);
+	in_place = !strcmp(out_path, "-") ||
+		   (!stat(out_path, &st) && !S_ISREG(st.st_mode));
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", in_place ? "" : out_path) >= (int)sizeof(tmp)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	out = fopen(in_place ? out_path : tmp, "w");
+	out = !strcmp(out_path, "-") ? stdout :
+	      fopen(in_place ? out_path : tmp, "w");
 	if (!out)
 		return -1;
 	/* The name goes into the string only: in a comment, "*" "/" would end it. */
@@ -203,12 +206,26 @@ int main(int argc, char **argv)
 	}
 	if (!name)
 		name = argv[optind];
+	/* Written after reading, the config would be replaced by its C. */
+	if (kft_same_file(argv[optind + 1], argv[optind])) {
+		fprintf(stderr, "mkkftrun: %s: the output would replace the config\n",
+			argv[optind + 1]);
+		return 2;
+	}
 	text = load(argv[optind], &len);
 	if (!text) {
 		fprintf(stderr, "mkkftrun: %s: %s\n", argv[optind],
 			strerror(errno));
 		return 1;
 	}
+	/*
+	 * A line ended by a lone CR is a line: numbered as one here, and read
+	 * as one at boot (to the parser, CR is a blank: a '#' would hide the
+	 * rest of the file).  A CR LF stays as it is.
+	 */
+	for (p = text; p < text + len && (p = memchr(p, '\r', text + len - p)); p++)
+		if (p + 1 == text + len || p[1] != '\n')
+			*p = '\n';
 	nul = memchr(text, '\0', len);
 	if (nul) {
 		for (line = 1, p = text; p < nul; p++)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kft/crlines.h"
 #include "kft/output.h"
 #include "kft/symtab.h"
 #include "../kernel/kft_config.h"
@@ -46,11 +47,13 @@ static int lookup(void *priv, const char *name, unsigned long *addr)
 	return ret;
 }
 
+/* The whole file ("-": standard input); NULL with errno set. */
 static char *read_all(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	size_t cap = 4096, n = 0, got;
 	char *buf;
+	int saved;
 
 	if (!f)
 		return NULL;
@@ -69,12 +72,16 @@ static char *read_all(const char *path, size_t *len)
 			cap *= 2;
 		}
 	}
+	saved = buf ? ferror(f) ? errno : 0 : ENOMEM;
 	if (f != stdin)
 		fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		*len = n;
+	if (saved) {		/* a directory, a read error: not a config */
+		free(buf);
+		errno = saved;
+		return NULL;
 	}
+	buf[n] = '\0';
+	*len = n;
 	return buf;
 }
 
@@ -125,11 +132,28 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
+	if (!strcmp(path, "-") && map && !strcmp(map, "-")) {
+		fprintf(stderr, "sym2addr: the config and the map cannot both be standard input ('-')\n");
+		return 2;
+	}
+	if (kft_same_file(output, path) || kft_same_file(output, map) ||
+	    kft_same_file(output, elf)) {
+		fprintf(stderr, "sym2addr: %s: the output would replace an input\n",
+			output);
+		return 2;
+	}
 	text = read_all(path, &len);
 	if (!text) {
 		fprintf(stderr, "sym2addr: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
+	if (!len) {
+		fprintf(stderr, "sym2addr: %s: an empty file, no config\n", path);
+		free(text);
+		return 1;
+	}
+	/* Lines ended by a lone CR are lines: to the parser and the kernel. */
+	kft_crlines_fix(text, len);
 	if (kft_config_parse(&cfg, text, len, KFT_PARSE_STATIC, &cerr)) {
 		fprintf(stderr, "sym2addr: %s:%u: %s\n", path, cerr.line,
 			kft_config_strerror(&cerr, what, sizeof(what)));

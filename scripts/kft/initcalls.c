@@ -88,12 +88,18 @@ static size_t digits(const char *s)
 	return strspn(s, "0123456789");
 }
 
-/* Where FN starts in an entry's name, or NULL. */
+/*
+ * Where FN starts in an entry's name, or NULL.  The name may be the prefix
+ * alone ("__initcall", a symbol anyone can define): nothing is read past
+ * its NUL.
+ */
 static const char *fn_of(const char *name)
 {
-	const char *s = name + strlen(PREFIX "_"), *p;
+	const char *s = name + strlen(PREFIX), *p;
 	size_t c, l;
 
+	if (*s++ != '_')
+		return NULL;			/* __initcallFOO: no entry */
 	if (*s != '_')
 		return s;			/* __initcall_FN ID */
 	/* _kmod_MOD__COUNTER_LINE_FN ID: MOD may hold "__" itself. */

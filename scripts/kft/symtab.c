@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
+#include "crlines.h"
 #include "symtab.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -175,6 +177,9 @@ static int load_map(struct kft_symtab *st, const char *path, char *err,
 	if (!st->text)
 		return -1;
 	text_end = st->text + len;
+	if (!len)
+		return fail(err, errlen, "%s: an empty file, no symbols", path);
+	kft_crlines_fix(st->text, len);
 	/* A NUL would end its line early: what follows it would be lost. */
 	p = memchr(st->text, '\0', len);
 	if (p) {
@@ -228,26 +233,156 @@ static int load_map(struct kft_symtab *st, const char *path, char *err,
 	return finish(st, path, err, errlen);
 }
 
+/* Whether [off, off + size) lies within a file of file_size bytes. */
+static bool within(uint64_t off, uint64_t size, uint64_t file_size)
+{
+	return off <= file_size && size <= file_size - off;
+}
+
+/*
+ * path, opened as an ELF file whose header and section headers lie within
+ * it: libelf reads a truncated file as one without sections (so without
+ * symbols), and would have the tools say "no function symbols" of it.
+ * 0, or -1 with the reason, naming the file, in err.
+ */
+static int open_elf(const char *path, int *fdp, Elf **elfp, uint64_t *size,
+		    char *err, size_t errlen)
+{
+	unsigned char ident[EI_NIDENT];
+	size_t shnum, ehsize, shsize;
+	struct stat sb;
+	GElf_Ehdr eh;
+	ssize_t got;
+	Elf *elf;
+	int fd;
+
+	*fdp = -1;
+	*elfp = NULL;
+	if (!strcmp(path, "-"))
+		return fail(err, errlen,
+			    "-: an ELF file is read by its name, not from standard input");
+	/* Not blocking on a FIFO: it is refused below. */
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	*fdp = fd;
+	if (fstat(fd, &sb))
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(sb.st_mode))
+		return fail(err, errlen, "%s: %s", path, strerror(EISDIR));
+	if (!S_ISREG(sb.st_mode))
+		return fail(err, errlen,
+			    "%s: not a regular file (an ELF file cannot be read from a pipe or device)",
+			    path);
+	*size = sb.st_size;
+	if (!*size)
+		return fail(err, errlen, "%s: an empty file, not an ELF file",
+			    path);
+	do
+		got = pread(fd, ident, sizeof(ident), 0);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	if (got < SELFMAG || memcmp(ident, ELFMAG, SELFMAG))
+		return fail(err, errlen, "%s: not an ELF file", path);
+	if (got < EI_NIDENT)
+		return fail(err, errlen,
+			    "%s: a truncated ELF file (%llu bytes, within its ELF header)",
+			    path, (unsigned long long)*size);
+	if (ident[EI_CLASS] != ELFCLASS32 && ident[EI_CLASS] != ELFCLASS64)
+		return fail(err, errlen, "%s: not a valid ELF file (bad class %u)",
+			    path, ident[EI_CLASS]);
+	ehsize = ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+						 sizeof(Elf32_Ehdr);
+	shsize = ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Shdr) :
+						 sizeof(Elf32_Shdr);
+	if (*size < ehsize)
+		return fail(err, errlen,
+			    "%s: a truncated ELF file (%llu bytes, within its %zu-byte ELF header)",
+			    path, (unsigned long long)*size, ehsize);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	*elfp = elf;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		return fail(err, errlen, "%s: not a valid ELF file: %s", path,
+			    elf_errmsg(-1));
+	if (!eh.e_shoff)
+		return fail(err, errlen,
+			    "%s: an ELF file without section headers, so without symbols",
+			    path);
+	if (eh.e_shentsize != shsize)
+		return fail(err, errlen,
+			    "%s: not a valid ELF file (section header size %u)",
+			    path, eh.e_shentsize);
+	/* Section 0 holds the count when there are too many for e_shnum. */
+	if (!within(eh.e_shoff, shsize, *size))
+		return fail(err, errlen,
+			    "%s: a truncated or corrupt ELF file: its section headers start past its end (%llu bytes)",
+			    path, (unsigned long long)*size);
+	/* libelf counts none in a truncated file: the header's count. */
+	shnum = eh.e_shnum;
+	if (!shnum && elf_getshdrnum(elf, &shnum))
+		return fail(err, errlen, "%s: not a valid ELF file: %s", path,
+			    elf_errmsg(-1));
+	if ((*size - eh.e_shoff) / shsize < shnum)
+		return fail(err, errlen,
+			    "%s: a truncated or corrupt ELF file: %zu section headers run past its end (%llu bytes)",
+			    path, shnum, (unsigned long long)*size);
+	return 0;
+}
+
+/*
+ * A symbol table and its string table lie within the file, and its data
+ * reads: libelf would give a table past the end as no table at all.
+ */
+static int symtab_ok(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+		     uint64_t size, const char *path, char *err, size_t errlen)
+{
+	size_t ndx = elf_ndxscn(scn), esize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Scn *strs = elf_getscn(elf, sh->sh_link);
+	GElf_Shdr ss;
+	Elf_Data *d;
+
+	if (sh->sh_entsize != esize)
+		return fail(err, errlen, "%s: bad symbol table (entry size %llu)",
+			    path, (unsigned long long)sh->sh_entsize);
+	if (!within(sh->sh_offset, sh->sh_size, size))
+		return fail(err, errlen,
+			    "%s: a truncated or corrupt ELF file: its symbol table (section %zu, %llu bytes at %llu) runs past its end (%llu bytes)",
+			    path, ndx, (unsigned long long)sh->sh_size,
+			    (unsigned long long)sh->sh_offset,
+			    (unsigned long long)size);
+	if (!strs || !gelf_getshdr(strs, &ss) || ss.sh_type != SHT_STRTAB)
+		return fail(err, errlen,
+			    "%s: a corrupt ELF file: the symbol table's names (section %u) are no string table",
+			    path, (unsigned int)sh->sh_link);
+	if (!within(ss.sh_offset, ss.sh_size, size))
+		return fail(err, errlen,
+			    "%s: a truncated or corrupt ELF file: the symbol table's names (section %u, %llu bytes at %llu) run past its end (%llu bytes)",
+			    path, (unsigned int)sh->sh_link,
+			    (unsigned long long)ss.sh_size,
+			    (unsigned long long)ss.sh_offset,
+			    (unsigned long long)size);
+	d = elf_getdata(scn, NULL);
+	if (sh->sh_size && (!d || d->d_size < sh->sh_size / esize * esize))
+		return fail(err, errlen, "%s: a corrupt ELF file: its symbol table does not read: %s",
+			    path, elf_errmsg(-1));
+	return 0;
+}
+
 static int load_elf(struct kft_symtab *st, const char *path, char *err,
 		    size_t errlen)
 {
 	Elf_Scn *scn = NULL;
-	size_t cap = 0, names = 0, used = 0;
+	size_t cap = 0, names = 0, used = 0, tables = 0;
+	uint64_t size = 0;
 	Elf *elf;
-	int fd;
+	int fd, ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return fail(err, errlen, "libelf: %s", elf_errmsg(-1));
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		elf_end(elf);
-		close(fd);
-		return fail(err, errlen, "%s: not an ELF file", path);
-	}
+	if (open_elf(path, &fd, &elf, &size, err, errlen))
+		goto out;
 	/* First pass: size of all function names, kept in one block. */
 	for (int pass = 0; pass < 2; pass++) {
 		scn = NULL;
@@ -256,24 +391,37 @@ static int load_elf(struct kft_symtab *st, const char *path, char *err,
 			Elf_Data *d;
 			size_t i;
 
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-				continue;
-			if (sh.sh_entsize != gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT)) {
-				elf_end(elf);
-				close(fd);
-				return fail(err, errlen, "%s: bad symbol table (entry size %llu)",
-					    path, (unsigned long long)sh.sh_entsize);
+			if (!gelf_getshdr(scn, &sh)) {
+				fail(err, errlen, "%s: a corrupt ELF file: section %zu's header: %s",
+				     path, elf_ndxscn(scn), elf_errmsg(-1));
+				goto out;
 			}
+			if (sh.sh_type != SHT_SYMTAB)
+				continue;
+			if (!pass && symtab_ok(elf, scn, &sh, size, path, err, errlen))
+				goto out;
+			tables += !pass;
 			d = elf_getdata(scn, NULL);
 			for (i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
 				GElf_Sym s;
 				const char *n;
 				bool fn, initcall;
 
-				if (!gelf_getsym(d, i, &s) || !s.st_value)
+				if (!gelf_getsym(d, i, &s)) {
+					fail(err, errlen, "%s: a corrupt ELF file: symbol %zu: %s",
+					     path, i, elf_errmsg(-1));
+					goto out;
+				}
+				if (!s.st_value)
 					continue;
 				n = elf_strptr(elf, sh.sh_link, s.st_name);
-				if (!n || !*n)
+				if (!n) {
+					fail(err, errlen,
+					     "%s: a corrupt ELF file: symbol %zu's name lies outside its string table",
+					     path, i);
+					goto out;
+				}
+				if (!*n)
 					continue;
 				/* _text anchors the KASLR offset. */
 				fn = GELF_ST_TYPE(s.st_info) == STT_FUNC ||
@@ -291,22 +439,28 @@ static int load_elf(struct kft_symtab *st, const char *path, char *err,
 							st->text + used)) ||
 				    (fn && push(st, &cap, s.st_value, s.st_size,
 						st->text + used, NULL))) {
-					elf_end(elf);
-					close(fd);
-					return fail(err, errlen, "out of memory");
+					fail(err, errlen, "out of memory");
+					goto out;
 				}
 				used += strlen(n) + 1;
 			}
 		}
+		if (!pass && !tables) {
+			fail(err, errlen, "%s: no symbol table (a stripped file?)",
+			     path);
+			goto out;
+		}
 		if (!pass && !(st->text = malloc(names + 1))) {
-			elf_end(elf);
-			close(fd);
-			return fail(err, errlen, "out of memory");
+			fail(err, errlen, "out of memory");
+			goto out;
 		}
 	}
+	ret = 0;
+out:
 	elf_end(elf);
-	close(fd);
-	return finish(st, path, err, errlen);
+	if (fd >= 0)
+		close(fd);
+	return ret ? ret : finish(st, path, err, errlen);
 }
 
 int kft_symtab_load(struct kft_symtab *st, const char *map, const char *elf,

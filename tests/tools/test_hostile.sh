@@ -395,4 +395,207 @@ grep -q "c-many.log: 20000 warnings in all" "$tmp/c-many-kd.err" &&
 	grep -q "c-many.log: further problems of the capture not shown" "$tmp/c-many-a2s.err" &&
 	[ "$(grep -c "^ *1.000 *2.000 *5 *start_kernel" "$tmp/c-many-a2s.out")" = 20000 ]
 ok $? "console capture: 20,000 dumps without end lines, each counted (20 said); every line still read"
+# --- ELF files and symbol maps -----------------------------------------------
+# A real ELF built here, then cut and patched: addr2sym -e, sym2addr -e and
+# kd -e each refuse it naming the file and what is wrong (libelf reads a
+# truncated file as one without sections: "no function symbols" before).
+printf 'void start_kernel(void) {}\nint main(void) { start_kernel(); return 0; }\n' > "$tmp/k.c"
+cc -o "$tmp/k.elf" "$tmp/k.c"
+printf 'trigger start entry start_kernel\n' > "$tmp/k.conf"
+# patch IN OUT SECTION FIELD VALUE: a field of a section's header (ELF64 LE)
+patch() {
+	python3 - "$@" <<'PY'
+import struct, sys
+src, dst, name, field, val = sys.argv[1], sys.argv[2], sys.argv[3].encode(), sys.argv[4], int(sys.argv[5], 0)
+b = bytearray(open(src, "rb").read())
+shoff, = struct.unpack_from("<Q", b, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", b, 0x3a)
+stroff, = struct.unpack_from("<Q", b, shoff + shstrndx * shentsize + 0x18)
+off, fmt = {"offset": (0x18, "Q"), "size": (0x20, "Q"), "link": (0x28, "I")}[field]
+for i in range(shnum):
+    h = shoff + i * shentsize
+    n, = struct.unpack_from("<I", b, h)
+    if b[stroff + n:].split(b"\0")[0] == name:
+        struct.pack_into("<" + fmt, b, h + off, val)
+        break
+else:
+    sys.exit("no section " + name.decode())
+open(dst, "wb").write(b)
+PY
+}
+# elf_refused WHAT FILE MESSAGE: each tool says "FILE: MESSAGE", exit 1
+elf_refused() {
+	local what=$1 f=$2 msg=$3 t
+	for t in addr2sym sym2addr kd; do
+		case $t in
+		addr2sym) run "elf-$t" "$A2S" -e "$f" $fx/raw.log ;;
+		sym2addr) run "elf-$t" "$S2A" -e "$f" "$tmp/k.conf" ;;
+		kd) run "elf-$t" "$KD" -e "$f" $fx/raw.log ;;
+		esac
+		[ $rc -eq 1 ] && grep -qF -e "$f: $msg" "$tmp/elf-$t.err" && [ ! -s "$tmp/elf-$t.out" ]
+		ok $? "$t -e $what: '$msg', exit 1"
+	done
+}
+size=$(stat -c %s "$tmp/k.elf") shnum=$(od -An -tu2 -j60 -N2 "$tmp/k.elf" | tr -d " ")
+: > "$tmp/empty.elf"
+elf_refused "an empty file" "$tmp/empty.elf" "an empty file, not an ELF file"
+head -c 3 "$tmp/k.elf" > "$tmp/cut3.elf"
+elf_refused "3 bytes of ELF magic" "$tmp/cut3.elf" "not an ELF file"
+head -c 10 "$tmp/k.elf" > "$tmp/cut10.elf"
+elf_refused "cut within e_ident" "$tmp/cut10.elf" "a truncated ELF file (10 bytes, within its ELF header)"
+head -c 40 "$tmp/k.elf" > "$tmp/cut40.elf"
+elf_refused "cut within its header" "$tmp/cut40.elf" "a truncated ELF file (40 bytes, within its 64-byte ELF header)"
+head -c 2000 "$tmp/k.elf" > "$tmp/cut2000.elf"
+elf_refused "cut before its section headers" "$tmp/cut2000.elf" "a truncated or corrupt ELF file: its section headers start past its end (2000 bytes)"
+head -c $((size - 100)) "$tmp/k.elf" > "$tmp/cutend.elf"
+elf_refused "cut within its section headers" "$tmp/cutend.elf" "a truncated or corrupt ELF file: $shnum section headers run past its end ($((size - 100)) bytes)"
+patch "$tmp/k.elf" "$tmp/symoff.elf" .symtab offset 0x1000000
+elf_refused "whose symbol table starts past its end" "$tmp/symoff.elf" "a truncated or corrupt ELF file: its symbol table (section"
+patch "$tmp/k.elf" "$tmp/symsize.elf" .symtab size 0x7ffffffffffff0
+elf_refused "whose symbol table runs past its end" "$tmp/symsize.elf" "a truncated or corrupt ELF file: its symbol table (section"
+patch "$tmp/k.elf" "$tmp/stroff.elf" .strtab size 0x1000000
+elf_refused "whose names run past its end" "$tmp/stroff.elf" "a truncated or corrupt ELF file: the symbol table's names (section"
+patch "$tmp/k.elf" "$tmp/strlink.elf" .symtab link 0
+elf_refused "whose symbol table links to no string table" "$tmp/strlink.elf" "a corrupt ELF file: the symbol table's names (section 0) are no string table"
+patch "$tmp/k.elf" "$tmp/strcut.elf" .strtab size 3
+elf_refused "with names outside its string table" "$tmp/strcut.elf" "a corrupt ELF file: symbol"
+strip -o "$tmp/stripped.elf" "$tmp/k.elf"
+elf_refused "stripped" "$tmp/stripped.elf" "no symbol table (a stripped file?)"
+mkdir -p "$tmp/dir.elf"
+elf_refused "a directory" "$tmp/dir.elf" "Is a directory"
+mkfifo "$tmp/fifo.elf"
+elf_refused "a FIFO (it hung, waiting for a writer)" "$tmp/fifo.elf" "not a regular file"
+elf_refused "'-'" "-" "an ELF file is read by its name, not from standard input"
+run elf-ok "$A2S" -e "$tmp/k.elf" $fx/raw.log
+[ $rc -eq 0 ] && [ -s "$tmp/elf-ok.out" ]
+ok $? "the ELF before it was cut: read (the refusals are the cuts')"
+# A symbol named the prefix alone ("__initcall", last of the names, which
+# libelf's table ends with) was read past its NUL: a heap overflow in
+# every tool that reads the initcall table.
+cat > "$tmp/initcall.s" <<'S'
+.text
+nop
+.globl start_kernel
+.type start_kernel,@function
+start_kernel: ret
+.size start_kernel,1
+.data
+.quad 0
+.globl __initcall_start
+__initcall_start: .quad 0
+.globl __initcall
+__initcall: .quad 0
+S
+cc -c -o "$tmp/initcall.o" "$tmp/initcall.s"
+run ic-s2a "$S2A" -e "$tmp/initcall.o" "$tmp/k.conf"
+[ $rc -eq 0 ] && grep -q 'trigger start entry 0x1$' "$tmp/ic-s2a.out"
+ok $? "sym2addr -e: a symbol named '__initcall' alone is no entry (it was read past its end)"
+run ic-a2s "$A2S" -e "$tmp/initcall.o" $fx/raw.log
+[ $rc -eq 0 ]
+ok $? "addr2sym -e: the same ELF"
+run ic-kd "$KD" --boot -e "$tmp/initcall.o" $fx/raw.log
+[ $rc -le 1 ]
+ok $? "kd --boot -e: the same ELF"
+printf 'ffffffff81000000 T _text\nffffffff81001000 T start_kernel\nffffffff81002000 d __initcall_start\nffffffff81002008 d __initcall\nffffffff81002010 d __initcall_\nffffffff81002018 d __initcall__\nffffffff81002020 d __initcall__kmod_\nffffffff81002028 d __initcall_end\n' > "$tmp/ic.map"
+run ic-map "$S2A" "$tmp/k.conf" "$tmp/ic.map"
+[ $rc -eq 0 ] && grep -q 'trigger start entry 0xffffffff81001000$' "$tmp/ic-map.out"
+ok $? "a map with '__initcall', '__initcall_', '__initcall__kmod_' (prefixes alone): read"
+
+# Lines ended by a lone CR (a map or config saved by a tool that writes CR
+# alone) are lines: read, and numbered as lines in messages.
+tr '\n' '\r' < $fx/System.map > "$tmp/cr.map"
+run cr-map "$A2S" -m "$tmp/cr.map" $fx/raw.log
+[ $rc -eq 0 ] && cmp -s "$tmp/cr-map.out" $fx/resolved.expected
+ok $? "addr2sym -m with a map of CR line ends: the same names as with LF"
+run lf-map-kd "$KD" -m $fx/System.map -c $fx/raw.log
+run cr-map-kd "$KD" -m "$tmp/cr.map" -c $fx/raw.log
+grep -q 'start_kernel' "$tmp/cr-map-kd.out" && cmp -s "$tmp/cr-map-kd.out" "$tmp/lf-map-kd.out"
+ok $? "kd -m with the same map"
+printf 'ffffffff81000000 T _text\rffffffff81001000 T start_kernel\r\rnot a map line\r' > "$tmp/crbad.map"
+for t in addr2sym kd sym2addr; do
+	case $t in
+	addr2sym) run crbad "$A2S" -m "$tmp/crbad.map" $fx/raw.log ;;
+	kd) run crbad "$KD" -m "$tmp/crbad.map" $fx/raw.log ;;
+	sym2addr) run crbad "$S2A" "$tmp/k.conf" "$tmp/crbad.map" ;;
+	esac
+	[ $rc -eq 1 ] && grep -q 'crbad.map:4: not a symbol map line' "$tmp/crbad.err"
+	ok $? "$t: a bad line of a CR-ended map is named by its line (4, not 1)"
+done
+printf 'ffffffff81000000 T _text\r\nffffffff81001000 T start\0_kernel\r\n' > "$tmp/crnul.map"
+run crnul "$A2S" -m "$tmp/crnul.map" $fx/raw.log
+[ $rc -eq 1 ] && grep -q 'crnul.map:2: NUL byte' "$tmp/crnul.err"
+ok $? "a NUL in a CR LF map: its line counted once per CR LF"
+printf '# first\rtrigger start entry start_kernel\r# a comment\rtrigger stop exit nosuch\r' > "$tmp/cr.conf"
+run cr-conf "$S2A" "$tmp/cr.conf" $fx/System.map
+[ $rc -eq 1 ] && grep -q 'cr.conf:4: .nosuch.' "$tmp/cr-conf.err"
+ok $? "sym2addr: a CR-ended config's error names its line (4: a '#' hid the rest of the file)"
+printf '# first\rtrigger start entry start_kernel\r' > "$tmp/cr2.conf"
+run cr-conf2 "$S2A" "$tmp/cr2.conf" $fx/System.map
+[ $rc -eq 0 ] && grep -q '^trigger start entry 0xffffffff8[0-9a-f]*$' "$tmp/cr-conf2.out" && ! grep -q $'\r' "$tmp/cr-conf2.out"
+ok $? "sym2addr: a CR-ended config is written with newlines (the kernel reads lines by them)"
+printf 'new\r# c\rtrigger start entry foo\rbogus\rend\r' > "$tmp/cr-run.conf"
+run cr-mkr "$MKR" "$tmp/cr-run.conf" "$tmp/cr-run.c"
+[ $rc -eq 1 ] && grep -q 'cr-run.conf:4: error: .bogus.: unknown keyword' "$tmp/cr-mkr.err"
+ok $? "mkkftrun: a CR-ended config's error names its line"
+printf 'new\rtrigger start entry foo\rend\r' > "$tmp/cr-run.conf"
+run cr-mkr "$MKR" "$tmp/cr-run.conf" "$tmp/cr-run.c"
+[ $rc -eq 0 ] && grep -q '"trigger start entry foo\\n"' "$tmp/cr-run.c"
+ok $? "mkkftrun: a CR-ended config compiled in by lines (a '#' at boot would hide the rest)"
+
+# Inputs that conflict: '-' twice, an output that is an input, a
+# directory or an empty file where a file is expected.
+run stdin2 sh -c "'$S2A' - - < '$tmp/k.conf'"
+[ $rc -eq 2 ] && grep -q 'the config and the map cannot both be standard input' "$tmp/stdin2.err"
+ok $? "sym2addr - -: refused, exit 2 (the map read the config's rest)"
+run stdin2m sh -c "'$S2A' -m - - < '$tmp/k.conf'"
+[ $rc -eq 2 ] && grep -q 'cannot both be standard input' "$tmp/stdin2m.err"
+ok $? "sym2addr -m - -: the same"
+run stdin2a sh -c "'$A2S' -m - < $fx/raw.log"
+[ $rc -eq 2 ] && grep -q 'the map and the log cannot both be standard input' "$tmp/stdin2a.err"
+ok $? "addr2sym -m - with the log on standard input: refused, exit 2"
+run stdin2b sh -c "'$A2S' -m - - < $fx/raw.log"
+[ $rc -eq 2 ] && grep -q 'cannot both be standard input' "$tmp/stdin2b.err"
+ok $? "addr2sym -m - -: the same"
+run dir-conf "$S2A" "$tmp/dir.elf" $fx/System.map
+[ $rc -eq 1 ] && grep -q 'dir.elf: Is a directory' "$tmp/dir-conf.err" && [ ! -s "$tmp/dir-conf.out" ]
+ok $? "sym2addr with a directory as the config: 'Is a directory', exit 1 (it wrote 'new end', exit 0)"
+run empty-conf "$S2A" "$tmp/empty.elf" $fx/System.map
+[ $rc -eq 1 ] && grep -q 'empty.elf: an empty file, no config' "$tmp/empty-conf.err" && [ ! -s "$tmp/empty-conf.out" ]
+ok $? "sym2addr with an empty config: refused (it wrote 'new end', exit 0)"
+for t in addr2sym kd sym2addr; do
+	case $t in
+	addr2sym) run empty-map "$A2S" -m "$tmp/empty.elf" $fx/raw.log ;;
+	kd) run empty-map "$KD" -m "$tmp/empty.elf" $fx/raw.log ;;
+	sym2addr) run empty-map "$S2A" "$tmp/k.conf" "$tmp/empty.elf" ;;
+	esac
+	[ $rc -eq 1 ] && grep -q 'empty.elf: an empty file, no symbols' "$tmp/empty-map.err"
+	ok $? "$t with an empty map: 'an empty file', exit 1"
+done
+run dir-map-s2a "$S2A" "$tmp/k.conf" "$tmp/dir.elf"
+[ $rc -eq 1 ] && grep -q 'Is a directory' "$tmp/dir-map-s2a.err"
+ok $? "sym2addr with a directory as the map: 'Is a directory', exit 1"
+mkfifo "$tmp/fifo.map"
+run fifo-map sh -c "cat $fx/System.map > '$tmp/fifo.map' & '$A2S' -m '$tmp/fifo.map' $fx/raw.log"
+[ $rc -eq 0 ] && cmp -s "$tmp/fifo-map.out" $fx/resolved.expected
+ok $? "a map from a FIFO (a pipe, <(...)): read"
+cp $fx/raw.log "$tmp/self.log"
+run self "$A2S" -m $fx/System.map -o "$tmp/self.log" "$tmp/self.log"
+[ $rc -eq 2 ] && grep -q 'self.log: the output would replace an input' "$tmp/self.err" && cmp -s "$tmp/self.log" $fx/raw.log
+ok $? "addr2sym -o LOG LOG: refused, the log kept (it was emptied, then read as empty)"
+ln -s self.log "$tmp/link.log"
+run self-link "$A2S" -m $fx/System.map -o "$tmp/link.log" "$tmp/self.log"
+[ $rc -eq 2 ] && cmp -s "$tmp/self.log" $fx/raw.log
+ok $? "addr2sym -o through a link to the log: the same"
+cp $fx/System.map "$tmp/self.map"
+run self-map "$S2A" -o "$tmp/self.map" "$tmp/k.conf" "$tmp/self.map"
+[ $rc -eq 2 ] && grep -q 'the output would replace an input' "$tmp/self-map.err" && cmp -s "$tmp/self.map" $fx/System.map
+ok $? "sym2addr -o MAP: refused, the map kept"
+cp "$tmp/k.conf" "$tmp/self.conf"
+run self-mkr "$MKR" "$tmp/self.conf" "$tmp/self.conf"
+[ $rc -eq 2 ] && grep -q 'the output would replace the config' "$tmp/self-mkr.err" && cmp -s "$tmp/self.conf" "$tmp/k.conf"
+ok $? "mkkftrun CONF CONF: refused, the config kept (it became its own C)"
+run mkr-stdout sh -c "'$MKR' - - < '$tmp/k.conf'"
+[ $rc -eq 0 ] && grep -q '"trigger start entry start_kernel\\n"' "$tmp/mkr-stdout.out" && [ ! -e ./- ]
+ok $? "mkkftrun - -: standard input to standard output (it wrote a file named '-')"
+
 tap_done

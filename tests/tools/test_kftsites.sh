@@ -111,7 +111,12 @@ refused() {	# refused NAME FILE MESSAGE
 	ok $? "$name: refused ($(head -n1 "$tmp/err"))"
 }
 : > "$tmp/empty.o"
-refused "an empty file" "$tmp/empty.o" "not an ELF object"
+refused "an empty file" "$tmp/empty.o" "an empty file, not an ELF object"
+mkdir "$tmp/dir.o" && mkfifo "$tmp/fifo.o"
+refused "a directory" "$tmp/dir.o" "Is a directory"
+timeout 20 "$KS" "$tmp/fifo.o" > "$tmp/out" 2> "$tmp/err"
+[ $? = 1 ] && grep -q "^kftsites: $tmp/fifo.o: not a regular file" "$tmp/err"
+ok $? "a FIFO: refused ($(head -n1 "$tmp/err")), not 'invalid file descriptor'"
 head -c 4096 /dev/urandom > "$tmp/garbage.o"
 refused "garbage" "$tmp/garbage.o" "not an ELF object"
 head -c 4096 /dev/zero > "$tmp/zeros.o"
@@ -120,6 +125,11 @@ refused "a linked program" "$tmp/prog" "not a relocatable ELF object"
 gcc -O2 -finstrument-functions -c "$src/prog.c" -o "$tmp/full.o"
 head -c 2000 "$tmp/full.o" > "$tmp/truncated.o"
 refused "a truncated object" "$tmp/truncated.o" "truncated or bad section"
+for n in 10 40 63; do
+	head -c $n "$tmp/full.o" > "$tmp/header$n.o"
+	refused "an object cut within its ELF header ($n bytes)" "$tmp/header$n.o" \
+		"a truncated ELF file ($n bytes, within its ELF header)"
+done
 printf '\x03\x00' | dd of="$tmp/full.o" bs=1 seek=18 conv=notrunc status=none
 refused "an i386 object" "$tmp/full.o" "machine not supported"
 # A relocation section linked past the last section: libelf would read

@@ -235,4 +235,51 @@ for s in $(kft_series_list); do
 	queue_ok "patches/linux-$s"
 	ok $? "install: linux-$s: the queue holds patches/linux-$KFT_KVER_DEFAULT's patches, each well formed"
 done
+# The real queues on the real sources, when the cache has them extracted
+# (tests/lib/ksource.sh; a cold CI run extracts them later): a small tree
+# of the files a queue touches, copied from the cached tree (which is
+# only read), its record with it; installed there, then up to date; then
+# those files reverted (as git checkout would), the record left: the
+# queue applied again, every hunk present.
+for s in $(kft_series_list); do
+	read -r _ src sver _ < <(kft_series_line "$s")
+	case $src in
+	deb) ktree=$KFT_CACHE/src/linux-source-$s ;;
+	src) ktree=$KFT_CACHE/src/linux-${sver%%-*} ;;
+	*) ktree=$KFT_CACHE/src/linux-source-${sver%%-*} ;;
+	esac
+	if [ ! -f "$ktree/.kft-tarball" ] || [ ! -f "$ktree/Makefile" ] || [ ! -f "$ktree.lock" ]; then
+		tap_skip "install: linux-$s on its real source: no extracted tree in $KFT_CACHE/src yet"
+		continue
+	fi
+	mini=$tmp/real-$s
+	rm -rf "$mini"
+	mkdir -p "$mini"
+	# (Read only: the lock files are opened for reading, shared.)
+	exec 8< "$ktree.lock"
+	flock -s -w 120 8
+	rver=$(env -u MAKEFLAGS make -s --no-print-directory -C "$ktree" kernelversion 2>/dev/null)
+	# (make reads GNUmakefile first: the real Makefile is one the queue patches.)
+	printf 'kernelversion:\n\t@echo %s\n' "$rver" > "$mini/GNUmakefile"
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "patches/linux-$s"/0*.patch | sort -u | while read -r f; do
+		mkdir -p "$mini/$(dirname "$f")"
+		cp "$ktree/$f" "$mini/$f"
+	done
+	[ -d "$ktree/.kft/patches" ] && cp -r "$ktree/.kft" "$mini/.kft"
+	exec 8<&-
+	patches/install.sh "$mini" > "$tmp/out" 2>&1 && patches/install.sh "$mini" > "$tmp/out2" 2>&1 &&
+		grep -q 'is up to date' "$tmp/out2"
+	r1=$?
+	# Reverted: the queue reversed by hand in the files, the record left.
+	tac "patches/linux-$s/series" | while read -r p; do
+		patch -s -p1 -R -F0 -d "$mini" < "patches/linux-$s/$p" || exit 1
+	done &&
+		patches/install.sh "$mini" > "$tmp/out3" 2>&1 && ! grep -q 'up to date' "$tmp/out3" &&
+		grep -q 'KFT installed' "$tmp/out3" &&
+		tac "patches/linux-$s/series" | while read -r p; do
+			patch -s -p1 -R -F0 --dry-run -d "$mini" < "patches/linux-$s/$p" > /dev/null || exit 1
+		done
+	[ $r1 = 0 ] && [ $? = 0 ]
+	ok $? "install: linux-$s on its real source (Linux $rver): installed, up to date, reverted and installed again ($(tail -n 1 "$tmp/out3" | sed "s|$tmp/||"))"
+done
 tap_done

@@ -56,7 +56,9 @@ static void usage(FILE *f)
 		"Exit status: CMD's once its log is saved (128 + N if signal N killed\n"
 		"it; 0 if it still runs); 127 if CMD could not be run; 1 if nothing was\n"
 		"saved (a refused config, another config replaced the run, a write\n"
-		"failed); 2 for a bad command line.\n"
+		"failed); 2 for a bad command line.  SIGINT, SIGTERM, SIGHUP, SIGQUIT:\n"
+		"passed on to CMD, the run stopped, its log saved, kft ends by the\n"
+		"signal (128 + N).\n"
 		"status: /proc/kft.  stop: stop the run now.\n"
 		"  -h, --help  this help;  -V, --version  version\n");
 }

@@ -56,7 +56,9 @@ static void usage(FILE *f)
 		"Exit status: CMD's once its log is saved (128 + N if signal N killed\n"
 		"it; 0 if it still runs); 127 if CMD could not be run; 1 if nothing was\n"
 		"saved (a refused config, another config replaced the run, a write\n"
-		"failed); 2 for a bad command line.\n"
+		"failed); 2 for a bad command line.  SIGINT, SIGTERM, SIGHUP, SIGQUIT:\n"
+		"passed on to CMD, the run stopped, its log saved, kft ends by the\n"
+		"signal (128 + N).\n"
 		"status: /proc/kft.  stop: stop the run now.\n"
 		"  -h, --help  this help;  -V, --version  version\n");
 }
@@ -207,12 +209,87 @@ static char *make_config(const char *text)
 	return cfg;
 }
 
-static volatile sig_atomic_t child_done;
+/*
+ * Signals: SIGCHLD only wakes the wait (which polls waitpid() as well, so
+ * that nothing depends on it arriving); SIGINT, SIGTERM, SIGHUP and SIGQUIT
+ * end the record, the first of them named here, and whether the kernel
+ * sent it (a terminal's ^C, which CMD's process group has had too).
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static volatile sig_atomic_t got_signal, got_signals, got_from_tty;
 
 static void on_sigchld(int sig)
 {
 	(void)sig;
-	child_done = 1;
+}
+
+static void on_stop_signal(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	if (!got_signal) {
+		got_signal = sig;
+		got_from_tty = info && info->si_code == SI_KERNEL;
+	}
+	if (got_signals < 1000)
+		got_signals++;
+}
+
+/*
+ * kft's own signal state, whatever it inherited: nothing blocked (a
+ * blocked SIGCHLD or SIGTERM would never arrive), SIGCHLD caught (ignored,
+ * the kernel would reap CMD before kft saw its status), the stop signals
+ * caught unless ignored at start (nohup, a background job: they stay
+ * ignored, for CMD too).  All with SA_RESTART: CMD's exit must not
+ * interrupt a write to a full console (seen on riscv64's hvc0) nor a
+ * signal the saving of the log.  nanosleep() still returns early.
+ */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld, .sa_flags = SA_RESTART };
+	struct sigaction old;
+	sigset_t none;
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_stop_signal;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		if (sigaction(stop_signals[i], NULL, &old) || old.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+	}
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/*
+ * In CMD, before exec: a clean signal state, as a shell would give it.
+ * exec() sets caught signals back to their default; these, which kft may
+ * have inherited ignored, too: an ignored SIGCHLD breaks CMD's own
+ * wait()s, an ignored SIGPIPE its end in a closed pipe.
+ */
+static void child_signals(void)
+{
+	static const int dfl[] = { SIGCHLD, SIGPIPE, SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2 };
+	sigset_t none;
+	size_t i;
+
+	for (i = 0; i < sizeof(dfl) / sizeof(dfl[0]); i++)
+		signal(dfl[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	}
+	return "a signal";
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -220,6 +297,104 @@ static int cmp_u64(const void *x, const void *y)
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 
 	return a < b ? -1 : a > b;
+}
+
+/*
+ * An output file, written whole or not at all: to a temporary file in
+ * its directory, renamed over PATH once written and synced, so that a
+ * signal, a full disk or a power cut never leaves PATH half written (an
+ * older log there stays as it was).  PATH other than a regular file or
+ * nothing (a device, a FIFO, a symbolic link) is written in place.
+ */
+struct outfile {
+	FILE *f;
+	const char *path;
+	char *tmp;	/* NULL: written in place */
+};
+
+static int out_open(struct outfile *o, const char *path)
+{
+	struct stat st;
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+	mode_t mask;
+	int fd;
+
+	o->f = NULL;
+	o->path = path;
+	o->tmp = NULL;
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			goto fail;
+		st.st_mode = S_IFREG;
+	}
+	if (S_ISREG(st.st_mode)) {
+		o->tmp = malloc(dirlen + sizeof(".kft-XXXXXX"));
+		if (!o->tmp) {
+			errno = ENOMEM;
+			goto fail;
+		}
+		memcpy(o->tmp, path, dirlen);
+		strcpy(o->tmp + dirlen, ".kft-XXXXXX");
+		fd = mkstemp(o->tmp);
+		if (fd < 0)
+			goto fail;
+		/* The mode fopen() would have given: 0666 less the umask. */
+		mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
+			int e = errno;
+
+			close(fd);
+			unlink(o->tmp);
+			errno = e;
+			goto fail;
+		}
+		return 0;
+	}
+	o->f = fopen(path, "w");
+	if (o->f)
+		return 0;
+fail:
+	fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+	free(o->tmp);
+	o->tmp = NULL;
+	return -1;
+}
+
+/* Close O: 0 with PATH in place, or -1 said and PATH as it was. */
+static int out_close(struct outfile *o, bool written)
+{
+	int e = 0;
+
+	errno = 0;
+	if (!written || fflush(o->f) || ferror(o->f))
+		e = errno ? errno : EIO;
+	if (!e && o->tmp && fsync(fileno(o->f)))
+		e = errno;
+	/* fclose() once, whatever happened: it frees the stream. */
+	if (fclose(o->f) && !e)
+		e = errno ? errno : EIO;
+	if (!e && o->tmp && rename(o->tmp, o->path))
+		e = errno;
+	if (e && o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	if (e) {
+		fprintf(stderr, "kft: %s: %s\n", o->path, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+	struct outfile o;
+
+	if (out_open(&o, path))
+		return -1;
+	return out_close(&o, fwrite(text, 1, len, o.f) == len);
 }
 
 struct ksym {
@@ -249,7 +424,7 @@ static long save_symbols(const char *log, const char *path)
 	char *text = slurp(proc_syms, &len), *p, *next;
 	const char *l, *eol;
 	long kept = 0;
-	FILE *out;
+	struct outfile out;
 	bool data = false;
 
 	if (!text) {
@@ -339,22 +514,18 @@ static long save_symbols(const char *log, const char *path)
 		for (j = lo; j < nsyms && syms[j].addr == syms[lo].addr; j++)
 			syms[j].keep = true;
 	}
-	out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+	if (out_open(&out, path)) {
 		kept = -1;
 		goto out;
 	}
 	for (i = 0; i < nsyms; i++) {
 		if (!syms[i].keep)
 			continue;
-		fprintf(out, "%.*s\n", (int)syms[i].len, syms[i].line);
+		fprintf(out.f, "%.*s\n", (int)syms[i].len, syms[i].line);
 		kept++;
 	}
-	if (fclose(out)) {
-		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
+	if (out_close(&out, true))
 		kept = -1;
-	}
 	goto out;
 nomem:
 	fprintf(stderr, "kft: out of memory reading %s\n", proc_syms);
@@ -366,24 +537,6 @@ out:
 	return kept;
 }
 
-static int write_file(const char *path, const char *text, size_t len)
-{
-	FILE *f = fopen(path, "w");
-	bool written;
-
-	if (!f) {
-		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	written = fwrite(text, 1, len, f) == len;
-	/* fclose() once, whatever happened: it frees the stream. */
-	if (fclose(f) || !written) {
-		fprintf(stderr, "kft: %s: %s\n", path, strerror(errno ? errno : EIO));
-		return -1;
-	}
-	return 0;
-}
-
 /* The command's end as an exit status: its own, or 128 + its signal. */
 static int command_status(int status)
 {
@@ -391,13 +544,65 @@ static int command_status(int status)
 	       WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
 }
 
+static const struct timespec tick = { 0, 100 * 1000 * 1000 };
+
+/* CMD's status if it has ended; polled: SIGCHLD may never come. */
+static void reap(pid_t pid, int *status, bool *reaped)
+{
+	if (!*reaped && waitpid(pid, status, WNOHANG) == pid)
+		*reaped = true;
+}
+
+/*
+ * Wait for CMD up to TICKS tenths of a second (-1: for ever), less if a
+ * signal comes meanwhile (a first, or after the first a second).
+ */
+static void wait_child(pid_t pid, int *status, bool *reaped, int ticks)
+{
+	int status_ignored, seen = got_signals;
+
+	if (!status)
+		status = &status_ignored;
+	for (reap(pid, status, reaped); !*reaped && ticks && got_signals == seen;
+	     reap(pid, status, reaped)) {
+		nanosleep(&tick, NULL);
+		if (ticks > 0)
+			ticks--;
+	}
+}
+
+/*
+ * The record's end: RET, or after a signal, what happened and kft's end
+ * by the same signal (so that a shell sees it, and a loop of records
+ * ends at ^C: exit status 128 + N).  SIGQUIT: exit status 131, no core.
+ */
+static int record_end(int ret, const char *cmd, pid_t pid, bool reaped)
+{
+	int sig = got_signal;
+	sigset_t set;
+
+	if (!sig)
+		return ret;
+	if (cmd && !reaped)
+		fprintf(stderr, "kft: %s (pid %d) still runs\n", cmd, (int)pid);
+	fprintf(stderr, "kft: ended by %s\n", signame(sig));
+	fflush(stdout);
+	fflush(stderr);
+	if (sig != SIGQUIT) {
+		signal(sig, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(sig);
+	}
+	return 128 + sig;
+}
+
 static int record(int argc, char **argv)
 {
 	const char *config = NULL, *text = NULL, *outpath = "kft.log";
 	char state[32], *cfg, *log, *syms;
-	struct sigaction sa = { .sa_handler = on_sigchld };
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
-	int opt, status = 0, fd, execerr = 0, pipefd[2];
+	int opt, status = 0, fd, execerr = 0, pipefd[2], sig;
 	unsigned long id, now;
 	size_t loglen, flen;
 	ssize_t got;
@@ -444,14 +649,8 @@ static int record(int argc, char **argv)
 	}
 	free(cfg);
 
-	/*
-	 * SA_RESTART: without it, CMD's exit could interrupt a write to a
-	 * full console and stdio would drop the message (seen on riscv64's
-	 * hvc0).  nanosleep() below still returns early, as it always does.
-	 */
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGCHLD, &sa, NULL);
+	/* From here on a signal stops our run and saves what it holds. */
+	catch_signals();
 	fd = open(proc_kft, O_RDONLY);
 	if (fd < 0) {
 		fprintf(stderr, "kft: %s: %s\n", proc_kft, strerror(errno));
@@ -482,6 +681,7 @@ static int record(int argc, char **argv)
 		return 1;
 	}
 	if (!pid) {
+		child_signals();
 		close(pipefd[0]);
 		execvp(argv[optind], argv + optind);
 		execerr = errno;
@@ -494,34 +694,45 @@ static int record(int argc, char **argv)
 	if (got != sizeof(execerr))
 		execerr = 0;
 	close(pipefd[0]);
-	/* Until CMD ends or the run completes, whichever first. */
+	/* Until CMD ends, the run completes or a signal comes, whichever first. */
 	for (now = id; !execerr;) {
-		if (child_done && !reaped) {
-			if (waitpid(pid, &status, WNOHANG) == pid)
-				reaped = true;
-			child_done = 0;
-		}
+		reap(pid, &status, &reaped);
 		now = run_state(fd, state, sizeof(state));
-		if (reaped || now != id || !state_armed(state))
+		if (got_signal || reaped || now != id || !state_armed(state))
 			break;
 		nanosleep(&tick, NULL);
+	}
+	sig = execerr ? 0 : got_signal;
+	if (sig && !reaped) {
+		/*
+		 * CMD's end: the signal passed on to it, unless a terminal
+		 * sent it to the process group CMD is in (it has it already);
+		 * then up to 2 s for it to end, less if a second signal comes.
+		 */
+		if (!got_from_tty || getpgid(pid) != getpgrp())
+			kill(pid, sig);
+		wait_child(pid, &status, &reaped, 20);
+		now = run_state(fd, state, sizeof(state));
 	}
 	close(fd);
 	/* Stop our run, never another's. */
 	if (now == id && (execerr || state_armed(state)))
 		kft_write("stop", "stop\n", 5);
+	if (sig && now == id)
+		fprintf(stderr, "kft: %s: run %lu stopped; saving what it logged\n",
+			signame(sig), id);
 	if (execerr) {
 		fprintf(stderr, "kft: %s: %s: not run, nothing saved\n", argv[optind],
 			strerror(execerr));
-		waitpid(pid, NULL, 0);
+		wait_child(pid, NULL, &reaped, -1);
 		return 127;
 	}
 	if (now != id) {
 		fprintf(stderr, "kft: another config replaced run %lu while %s ran: its log is not this record's, nothing saved\n",
 			id, argv[optind]);
-		if (!reaped)
-			waitpid(pid, NULL, 0);
-		return 1;
+		if (!sig)
+			wait_child(pid, &status, &reaped, -1);
+		return record_end(1, argv[optind], pid, reaped);
 	}
 	if (!strcmp(state, "primed"))
 		fprintf(stderr, "kft: the start trigger never fired while %s ran\n",
@@ -530,13 +741,13 @@ static int record(int argc, char **argv)
 	log = slurp(proc_data, &loglen);
 	if (!log) {
 		fprintf(stderr, "kft: %s: %s\n", proc_data, strerror(errno));
-		return 1;
+		return record_end(1, argv[optind], pid, reaped);
 	}
 	if (log_run_id(log) != id) {
 		fprintf(stderr, "kft: %s holds run %lu, not this record's run %lu (another config replaced it): nothing saved\n",
 			proc_data, log_run_id(log), id);
 		free(log);
-		return 1;
+		return record_end(1, argv[optind], pid, reaped);
 	}
 	syms = malloc(strlen(outpath) + sizeof(".syms"));
 	if (!syms || write_file(outpath, log, loglen)) {
@@ -544,7 +755,7 @@ static int record(int argc, char **argv)
 			fprintf(stderr, "kft: out of memory\n");
 		free(syms);
 		free(log);
-		return 1;
+		return record_end(1, argv[optind], pid, reaped);
 	}
 	strcpy(syms, outpath);
 	strcat(syms, ".syms");
@@ -552,10 +763,11 @@ static int record(int argc, char **argv)
 	free(log);
 	if (nsyms < 0) {
 		free(syms);
-		return 1;
+		return record_end(1, argv[optind], pid, reaped);
 	}
 	if (!reaped)
-		fprintf(stderr, "kft: the run completed; %s (pid %d) still runs\n",
+		fprintf(stderr, "kft: %s; %s (pid %d) still runs\n",
+			sig ? "the log is saved" : "the run completed",
 			argv[optind], (int)pid);
 	else if (WIFEXITED(status) && WEXITSTATUS(status))
 		fprintf(stderr, "kft: %s exited with status %d\n", argv[optind],
@@ -566,8 +778,12 @@ static int record(int argc, char **argv)
 	printf("kft: log in %s, %ld symbols in %s; on the host: addr2sym -m %s %s\n",
 	       outpath, nsyms, syms, syms, outpath);
 	free(syms);
-	/* Saved: the exit status is the command's, as time(1) and strace's. */
-	return kft_output_done("kft", reaped ? command_status(status) : 0);
+	/*
+	 * Saved: the exit status is the command's, as time(1) and strace's;
+	 * after a signal, kft's own end by it.
+	 */
+	return record_end(kft_output_done("kft", reaped ? command_status(status) : 0),
+			  NULL, pid, reaped);
 }
 
 int main(int argc, char **argv)

@@ -118,6 +118,111 @@ ok $? "install: a directory that is not a kernel tree: $(cat "$tmp/out")"
 patches/install.sh "$tmp/missing" > "$tmp/out" 2>&1
 [ $? = 1 ] && grep -q 'no kernel tree at' "$tmp/out"
 ok $? "install: a path that does not exist: $(tail -n 1 "$tmp/out")"
+
+# Trees people have.  inst TREE: install, output in $tmp/out, exit in $rc.
+inst() { "$@" > "$tmp/out" 2>&1; rc=$?; }
+hunk() { grep -q '^static inline void apply_fineibt' "$1/alt.c"; }
+# A tree of symbolic links (lndir, cp -rs) and one of hard links (cp -al)
+# to a pristine tree: patched copies replace them, the other tree is
+# never written.  Before: written through, exit 0.
+mktree "$tmp/pristine" 9.9.3
+cp -a "$tmp/pristine" "$tmp/pristine.before"
+cp -rs "$tmp/pristine" "$tmp/lnk"
+inst patches/install.sh "$tmp/lnk"
+[ $rc = 0 ] && diff -r "$tmp/pristine.before" "$tmp/pristine" >/dev/null &&
+	[ -f "$tmp/lnk/alt.c" ] && [ ! -L "$tmp/lnk/alt.c" ] && hunk "$tmp/lnk" &&
+	cmp -s kernel/kft.c "$tmp/lnk/kernel/kft.c" && [ ! -e "$tmp/pristine/kernel" ]
+ok $? "install: a tree of symbolic links (cp -rs): alt.c replaced by a patched copy, the tree linked to unchanged (exit $rc)"
+cp -al "$tmp/pristine" "$tmp/hard"
+inst patches/install.sh "$tmp/hard"
+[ $rc = 0 ] && diff -r "$tmp/pristine.before" "$tmp/pristine" >/dev/null && hunk "$tmp/hard" &&
+	[ "$(stat -c %h "$tmp/hard/alt.c")" = 1 ]
+ok $? "install: a tree of hard links (cp -al): alt.c patched as a file of its own, the other tree unchanged (exit $rc)"
+# A directory on the way that is a symbolic link out of the tree: refused.
+mktree "$tmp/dirlink" 9.9.3
+mkdir -p "$tmp/elsewhere/kernel"
+ln -s "$tmp/elsewhere/kernel" "$tmp/dirlink/kernel"
+cp -a "$tmp/dirlink" "$tmp/dirlink.before"
+inst patches/install.sh "$tmp/dirlink"
+[ $rc = 1 ] && grep -q "dirlink/kernel is a symbolic link (to $tmp/elsewhere/kernel): KFT writes only inside the tree" "$tmp/out" &&
+	grep -q 'nothing was changed' "$tmp/out" && [ -z "$(ls -A "$tmp/elsewhere/kernel")" ] &&
+	diff -r --no-dereference "$tmp/dirlink.before" "$tmp/dirlink" >/dev/null
+ok $? "install: kernel/ a symbolic link out of the tree: refused, nothing written there or in the tree (exit $rc: $(grep -m1 'symbolic link' "$tmp/out" | sed "s|$tmp/||g"))"
+
+# As a user who is not root (root writes anyway): a directory it cannot
+# write refuses the install before anything is changed (before: 76 paths
+# changed, no record, the next install refused the tree); a read-only
+# file is patched, as patch(1) does, its mode kept.
+if [ "$(id -u)" = 0 ]; then
+	chmod 755 "$tmp"
+	asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent \
+		GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' "$@"; }
+	own() { chown -R 65534:65534 "$1"; }
+else
+	asuser() { "$@"; }
+	own() { :; }
+fi
+mktree "$tmp/ro" 9.9.3
+mkdir -p "$tmp/ro/kernel" "$tmp/ro/include/linux"
+own "$tmp/ro"
+chmod 555 "$tmp/ro/kernel"
+cp -a "$tmp/ro" "$tmp/ro.before"
+inst asuser patches/install.sh "$tmp/ro"
+[ $rc = 1 ] && grep -q "ro/kernel is not writable" "$tmp/out" &&
+	grep -q 'cannot install into .*ro: [0-9]* path(s) above cannot be written; nothing was changed' "$tmp/out" &&
+	diff -r "$tmp/ro.before" "$tmp/ro" >/dev/null
+ok $? "install: a directory it cannot write: refused before anything is changed (exit $rc: $(tail -n 1 "$tmp/out" | sed "s|$tmp/||g"))"
+chmod 755 "$tmp/ro/kernel"
+chmod 444 "$tmp/ro/alt.c"
+inst asuser patches/install.sh "$tmp/ro"
+[ $rc = 0 ] && hunk "$tmp/ro" && [ "$(stat -c %a "$tmp/ro/alt.c")" = 444 ] &&
+	[ -f "$tmp/ro/.kft/patches/series" ] && [ -z "$(find "$tmp/ro" -name '*.kft-new')" ]
+ok $? "install: then writable, with alt.c read-only: installed, alt.c patched and still read-only (exit $rc: $(tail -n 1 "$tmp/out" | sed "s|$tmp/||g"))"
+# A write that fails half-way (here: a directory where alt.c's new copy
+# goes): every file written so far removed, nothing changed.
+mktree "$tmp/half" 9.9.3
+mkdir "$tmp/half/alt.c.kft-new"
+cp -a "$tmp/half" "$tmp/half.before"
+inst patches/install.sh "$tmp/half"
+[ $rc = 1 ] && grep -q 'cannot write .*alt.c.kft-new; nothing was changed' "$tmp/out" &&
+	diff -r "$tmp/half.before" "$tmp/half" >/dev/null
+ok $? "install: a write failing half-way: what was written removed, nothing changed (exit $rc)"
+
+# A git tree whose patched files were reverted (git checkout -- ., the
+# record untracked): not "up to date" (before: exit 0, no hunk), the
+# queue applied again; up to date only when every hunk is there.
+mktree "$tmp/git" 9.9.3
+git -C "$tmp/git" init -q && git -C "$tmp/git" add -A &&
+	git -C "$tmp/git" -c user.name=t -c user.email=t@t commit -qm pristine
+patches/install.sh "$tmp/git" > /dev/null 2>&1
+git -C "$tmp/git" checkout -q -- .
+inst patches/install.sh "$tmp/git"
+[ $rc = 0 ] && ! grep -q 'up to date' "$tmp/out" && grep -q 'records a queue the tree does not carry' "$tmp/out" &&
+	grep -q 'KFT installed in' "$tmp/out" && hunk "$tmp/git"
+ok $? "install: a git tree reverted with the record left: the queue applied again (exit $rc: $(head -n 1 "$tmp/out" | sed "s|$tmp/||g" | cut -c1-100))"
+inst patches/install.sh "$tmp/git"
+[ $rc = 0 ] && grep -q 'is up to date' "$tmp/out"
+ok $? "install: and then up to date"
+
+# An older KFT applied without its record: named as such, not blamed on
+# fuzz; nothing changed.
+mktree "$tmp/older" 9.9.3
+sed -i '8s/^static void/static notrace void/' "$tmp/older/alt.c"
+mkdir -p "$tmp/older/kernel"
+echo 'config KFT' > "$tmp/older/kernel/Kconfig.kft"
+cp -a "$tmp/older" "$tmp/older.before"
+inst patches/install.sh "$tmp/older"
+[ $rc = 1 ] && grep -q 'already has a KFT (kernel/Kconfig.kft) with no record in .kft/ that is not linux-9.9.s queue (an older KFT' "$tmp/out" &&
+	! grep -q 'without fuzz' "$tmp/out" && diff -r "$tmp/older.before" "$tmp/older" >/dev/null
+ok $? "install: an older KFT without its record: named, nothing changed (exit $rc)"
+
+# Run from make (make -C, make install): no "Entering directory" in the
+# version it reads (before: in every message).
+mktree "$tmp/mk" 9.9.3
+inst make -C "$repo" install KSRC="$tmp/mk"
+[ $rc = 0 ] && grep -q "^kft-install: KFT installed in $tmp/mk (Linux 9.9.3)$" "$tmp/out" &&
+	[ "$(grep -c 'Entering directory' "$tmp/out")" = 1 ]
+ok $? "install: from make -C: the version read without make's directory lines (exit $rc: $(grep kft-install "$tmp/out" | tr '\n' ' ' | sed "s|$tmp/||g" | cut -c1-120))"
 unset KFT_PATCHES
 
 # The real queues: a queue for every series of patches/SERIES, the same
@@ -166,5 +271,52 @@ for s in $(kft_series_list); do
 	fi
 	patch -s -p1 -F0 --dry-run -d "$tree" < patches/linux-$s/0013-kft-documentation-in-the-trace-index.patch
 	ok $? "linux-$s: the index hunk applies to ${tree#"$KFT_CACHE"/}'s Documentation/trace/index.rst with no fuzz"
+done
+# The real queues on the real sources, when the cache has them extracted
+# (tests/lib/ksource.sh; a cold CI run extracts them later): a small tree
+# of the files a queue touches, copied from the cached tree (which is
+# only read), its record with it; installed there, then up to date; then
+# those files reverted (as git checkout would), the record left: the
+# queue applied again, every hunk present.
+for s in $(kft_series_list); do
+	read -r _ src sver _ < <(kft_series_line "$s")
+	case $src in
+	deb) ktree=$KFT_CACHE/src/linux-source-$s ;;
+	src) ktree=$KFT_CACHE/src/linux-${sver%%-*} ;;
+	*) ktree=$KFT_CACHE/src/linux-source-${sver%%-*} ;;
+	esac
+	if [ ! -f "$ktree/.kft-tarball" ] || [ ! -f "$ktree/Makefile" ] || [ ! -f "$ktree.lock" ]; then
+		tap_skip "install: linux-$s on its real source: no extracted tree in $KFT_CACHE/src yet"
+		continue
+	fi
+	mini=$tmp/real-$s
+	rm -rf "$mini"
+	mkdir -p "$mini"
+	# (Read only: the lock files are opened for reading, shared.)
+	exec 8< "$ktree.lock"
+	flock -s -w 120 8
+	rver=$(env -u MAKEFLAGS make -s --no-print-directory -C "$ktree" kernelversion 2>/dev/null)
+	# (make reads GNUmakefile first: the real Makefile is one the queue patches.)
+	printf 'kernelversion:\n\t@echo %s\n' "$rver" > "$mini/GNUmakefile"
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "patches/linux-$s"/0*.patch | sort -u | while read -r f; do
+		mkdir -p "$mini/$(dirname "$f")"
+		cp "$ktree/$f" "$mini/$f"
+	done
+	[ -d "$ktree/.kft/patches" ] && cp -r "$ktree/.kft" "$mini/.kft"
+	exec 8<&-
+	patches/install.sh "$mini" > "$tmp/out" 2>&1 && patches/install.sh "$mini" > "$tmp/out2" 2>&1 &&
+		grep -q 'is up to date' "$tmp/out2"
+	r1=$?
+	# Reverted: the queue reversed by hand in the files, the record left.
+	tac "patches/linux-$s/series" | while read -r p; do
+		patch -s -p1 -R -F0 -d "$mini" < "patches/linux-$s/$p" || exit 1
+	done &&
+		patches/install.sh "$mini" > "$tmp/out3" 2>&1 && ! grep -q 'up to date' "$tmp/out3" &&
+		grep -q 'KFT installed' "$tmp/out3" &&
+		tac "patches/linux-$s/series" | while read -r p; do
+			patch -s -p1 -R -F0 --dry-run -d "$mini" < "patches/linux-$s/$p" > /dev/null || exit 1
+		done
+	[ $r1 = 0 ] && [ $? = 0 ]
+	ok $? "install: linux-$s on its real source (Linux $rver): installed, up to date, reverted and installed again ($(tail -n 1 "$tmp/out3" | sed "s|$tmp/||"))"
 done
 tap_done

@@ -138,4 +138,105 @@ ok $? "--help"
 run env KFT_PROC=$proc "$KFT" status
 [ $rc -eq 0 ] && cmp -s "$tmp/o" "$proc/kft"
 ok $? "status: /proc/kft"
+# Inherited signal state (some CI agents and runtimes start processes so):
+# SIGCHLD blocked or ignored, kft still learns that CMD ended (it waited
+# for ever: the run stays armed here, as a real one whose trigger never
+# fires), and CMD gets a clean state: nothing blocked, SIGCHLD and
+# SIGPIPE at their default.
+for how in --block-signal=CHLD --ignore-signal=CHLD "--block-signal --ignore-signal=CHLD,PIPE"; do
+	fake_kft "$proc" 1 primed
+	# shellcheck disable=SC2086
+	run timeout -s KILL 20 env $how KFT_PROC=$proc "$KFT" record -e '' -o "$tmp/b.log" -- \
+		grep -E '^Sig(Blk|Ign):' /proc/self/status
+	ign=$(awk '$1 == "SigIgn:" { print $2 }' "$tmp/o")
+	[ $rc -eq 0 ] && cmp -s "$tmp/b.log" "$proc/kft_data" && grep -q '^stop$' "$proc/kft" &&
+		grep -q '^SigBlk:[[:space:]]*0*$' "$tmp/o" && [ -n "$ign" ] &&
+		[ $(( 0x$ign & ((1 << (17 - 1)) | (1 << (13 - 1))) )) = 0 ]
+	ok $? "started with env $how: CMD's end seen, the log saved; CMD had nothing blocked, SIGCHLD/SIGPIPE not ignored (exit $rc, $(tr '\n\t' '  ' < "$tmp/o"))"
+	rm -f "$tmp/b.log"
+done
+
+# A signal to kft record (^C, timeout, a closed terminal): passed on to
+# CMD, the run stopped, what it logged saved, said, kft ends by the same
+# signal (exit status 128 + N).  Before: killed, the run left armed,
+# nothing saved, not a word.
+# wait_for FILE: until FILE is there, 10 s at most.
+wait_for() {
+	local i
+	for i in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+# watchdog PID: kill PID if it still runs in 30 s (a hang fails, not waits).
+watchdog() {
+	( for _ in $(seq 300); do sleep 0.1; kill -0 "$1" 2>/dev/null || exit 0; done
+	  kill -KILL "$1" ) > /dev/null 2>&1 &
+	dog=$!
+}
+for s in TERM HUP INT QUIT; do
+	fake_kft "$proc" 1 primed
+	rm -f "$tmp/pid" "$tmp/s.log"
+	# (A background job's SIGINT and SIGQUIT are ignored, and stay so for
+	# kft, as nohup's SIGHUP: --default-signal gives them back.)
+	env --default-signal=INT,QUIT KFT_PROC=$proc "$KFT" record -e '' -o "$tmp/s.log" -- \
+		sh -c 'echo $$ > "$1"; exec sleep 60' sh "$tmp/pid" > "$tmp/o" 2> "$tmp/e" &
+	k=$!
+	watchdog $k
+	wait_for "$tmp/pid" && sleep 0.2 && kill -$s $k
+	wait $k 2>/dev/null
+	rc=$?
+	kill $dog 2>/dev/null
+	n=$(kill -l $s)
+	[ $rc -eq $((128 + n)) ] && cmp -s "$tmp/s.log" "$proc/kft_data" && [ -s "$tmp/s.log.syms" ] &&
+		grep -q '^stop$' "$proc/kft" && grep -q "SIG$s: run 1 stopped" "$tmp/e" &&
+		grep -q "ended by SIG$s" "$tmp/e" && ! kill -0 "$(cat "$tmp/pid")" 2>/dev/null
+	ok $? "SIG$s to kft record: CMD ended, the run stopped, the log saved, exit $rc = 128 + $n ($(tr '\n' ' ' < "$tmp/e"))"
+done
+# A signal ignored when kft started (nohup's SIGHUP) stays ignored, for
+# kft and CMD: the record goes on to CMD's end.
+fake_kft "$proc" 1 primed
+rm -f "$tmp/pid" "$tmp/s.log"
+env --ignore-signal=HUP KFT_PROC=$proc "$KFT" record -e '' -o "$tmp/s.log" -- \
+	sh -c 'echo $$ > "$1"; sleep 1; grep "^SigIgn:" /proc/$$/status' sh "$tmp/pid" > "$tmp/o" 2> "$tmp/e" &
+k=$!
+watchdog $k
+wait_for "$tmp/pid" && kill -HUP $k
+wait $k 2>/dev/null
+rc=$?
+kill $dog 2>/dev/null
+ign=$(awk '$1 == "SigIgn:" { print $2 }' "$tmp/o")
+[ $rc -eq 0 ] && cmp -s "$tmp/s.log" "$proc/kft_data" && [ -n "$ign" ] && [ $(( 0x$ign & 1 )) = 1 ]
+ok $? "SIGHUP ignored at start (nohup): ignored by kft and CMD, the record runs to CMD's end (exit $rc)"
+# timeout(1): it signals kft, then the process group (CMD a second time).
+fake_kft "$proc" 1 primed
+rm -f "$tmp/s.log"
+timeout 1 env KFT_PROC=$proc "$KFT" record -e '' -o "$tmp/s.log" -- sleep 60 > "$tmp/o" 2> "$tmp/e"
+rc=$?
+[ $rc -eq 124 ] && cmp -s "$tmp/s.log" "$proc/kft_data" && grep -q '^stop$' "$proc/kft" &&
+	grep -q 'ended by SIGTERM' "$tmp/e"
+ok $? "timeout 1 kft record -- sleep 60: the run stopped, the log saved (exit $rc: timeout's)"
+# A second signal while the log is being saved: the save goes on, FILE
+# is the whole log, never half of it; until then it is as it was.
+fake_kft "$proc" 1 primed
+mkdir -p "$tmp/fifo"
+cp "$proc/kft" "$proc/kallsyms" "$tmp/fifo/"
+mkfifo "$tmp/fifo/kft_data"
+echo old > "$tmp/s.log"
+rm -f "$tmp/pid"
+KFT_PROC=$tmp/fifo "$KFT" record -e '' -o "$tmp/s.log" -- \
+	sh -c 'echo $$ > "$1"; exec sleep 60' sh "$tmp/pid" > "$tmp/o" 2> "$tmp/e" &
+k=$!
+watchdog $k
+half=$(( $(wc -c < "$proc/kft_data") / 2 ))
+wait_for "$tmp/pid" && kill -TERM $k
+# (In the background: with no kft to read it, opening the FIFO waits.)
+{ head -c $half "$proc/kft_data"; sleep 0.3
+  cat "$tmp/s.log" > "$tmp/mid"; kill -TERM $k; sleep 0.3
+  tail -c +$((half + 1)) "$proc/kft_data"; } > "$tmp/fifo/kft_data" 2>/dev/null &
+writer=$!
+wait $k 2>/dev/null
+rc=$?
+kill $dog $writer 2>/dev/null
+[ $rc -eq 143 ] && [ "$(cat "$tmp/mid" 2>/dev/null)" = old ] && cmp -s "$tmp/s.log" "$proc/kft_data" &&
+	[ -z "$(find "$tmp" -maxdepth 1 -name '.kft-*')" ]
+ok $? "a second SIGTERM while saving: FILE the whole log (before: as it was), no temporary left (exit $rc)"
 tap_done

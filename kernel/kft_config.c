@@ -50,17 +50,25 @@ static bool kft_is_sep(char c)
 	return isspace((unsigned char)c) || c == ',';
 }
 
+/* Lines end in LF, CR LF or a lone CR (a file from an old Mac editor). */
+static bool kft_is_eol(char c)
+{
+	return c == '\n' || c == '\r';
+}
+
 /* Next word; false at the end of the text. Comments run to end of line. */
 static bool kft_next(struct kft_lexer *lx, struct kft_token *tok)
 {
 	while (lx->p < lx->end) {
 		char c = *lx->p;
 
-		if (c == '\n') {
-			lx->line++;
+		if (kft_is_eol(c)) {
+			/* CR LF is one line end: count its LF. */
+			if (c == '\n' || lx->p + 1 == lx->end || lx->p[1] != '\n')
+				lx->line++;
 			lx->p++;
 		} else if (c == '#') {
-			while (lx->p < lx->end && *lx->p != '\n')
+			while (lx->p < lx->end && !kft_is_eol(*lx->p))
 				lx->p++;
 		} else if (kft_is_sep(c) || c == '\0') {
 			lx->p++;
@@ -883,13 +891,13 @@ bool kft_config_scan_end(const char *text, size_t len,
 	lx.end = text + cut;
 	/* A comment that ran past the last piece goes on to its newline. */
 	if (scan->in_comment)
-		while (lx.p < lx.end && *lx.p != '\n')
+		while (lx.p < lx.end && !kft_is_eol(*lx.p))
 			lx.p++;
 	if (!scan->in_comment || lx.p < lx.end) {
 		/* On the last line, every '#' starts a comment or is in one. */
 		line = lx.p;
 		for (p = lx.p; p < lx.end; p++)
-			if (*p == '\n')
+			if (kft_is_eol(*p))
 				line = p + 1;
 		scan->in_comment = memchr(line, '#', lx.end - line);
 	}

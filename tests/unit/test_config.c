@@ -761,6 +761,35 @@ static void test_pieces(void)
 	       "pieces: a static config's end (sym2addr, kft record)");
 }
 
+/* Lines may end in LF, CR LF or a lone CR: comments end there, errors
+ * name the line as an editor shows it. */
+static void test_line_ends(void)
+{
+	static const char *const ends[] = { "\n", "\r\n", "\r" };
+	struct kft_config_error err;
+	struct kft_config cfg;
+	char text[256];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		const char *e = ends[i];
+
+		snprintf(text, sizeof(text),
+			 "new%s# a comment%sfilter mintime 5%send%s", e, e, e, e);
+		ret = kft_config_parse(&cfg, text, strlen(text), 0, &err);
+		tap_ok(ret == 0 && cfg.mintime_ns == 5000,
+		       "line ends %u: a comment ends at its line's end", i);
+		kft_config_free(&cfg);
+		snprintf(text, sizeof(text),
+			 "new%s# a comment%s%sfilter pid x%send%s", e, e, e, e, e);
+		ret = kft_config_parse(&cfg, text, strlen(text), 0, &err);
+		tap_ok(ret == -EINVAL && err.line == 4,
+		       "line ends %u: an error names line 4 (got %u)", i, err.line);
+		kft_config_free(&cfg);
+	}
+}
+
 int main(void)
 {
 	test_full_config();
@@ -776,5 +805,6 @@ int main(void)
 	test_extra_words();
 	test_escaped_errors();
 	test_piece_writes();
+	test_line_ends();
 	return tap_done();
 }

@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare kd -c -f etp's call trees with trace-cmd report's function graph.
 
-usage: tracecmd_compare.py [--entries] KD_TREE REPORT
+usage: tracecmd_compare.py [--entries] [--original] KD_TREE REPORT
 
 KD_TREE: kd -c -f etp LOG; REPORT: trace-cmd report -l -t -O fgraph:tailprint
 -O fgraph:depth -i FILE.  Each call becomes (pid, path of names from its
 tree's root, duration): kd's pid -1 (interrupt context) is trace-cmd's
-hardirq flag; a duration of -1 or -2 (no exit) is a call with no exit
-event.  --entries: each call's entry time too (the times are the log's:
+hardirq flag (the softirq flag keeps the pid: softirqs an interrupt runs
+logged with the task's); a duration of -1 or -2 (no exit) is a call with no
+exit event.  --entries: each call's entry time too (the times are the log's:
 --raw, or a log without a hook cost).  The two lists must be the same,
 call for call, in the order of their entries (trees by root, depth first).
+--original: the log is in the original KFT's format, whose interrupts' first
+calls carry the task's pid (kd -c prints it; trace-cmd the hardirq flag).
 Exit status 0 if they are, 1 with the differences if not.
 """
 import re
@@ -28,9 +31,9 @@ def us(s):
     return '%.3f' % float(s)
 
 
-def kd_trees(path):
+def kd_trees(path, legacy):
     """kd -c's calls, tree by tree."""
-    trees, stack = [], []
+    trees, stack, base = [], [], 0
     for line in open(path, encoding='utf-8', errors='surrogateescape'):
         m = ROW.match(line.rstrip('\n'))
         if not m:
@@ -39,16 +42,19 @@ def kd_trees(path):
             entry = float(m.group(1))
         except ValueError:
             continue
+        # (--subtree: a tree's root may be deeper than 0.)
         depth = len(m.group(4)) // 3
-        if depth == 0:
+        if not trees or depth <= base:
             trees.append([])
+            base = depth
+        depth -= base
         del stack[depth:]
         stack.append(m.group(5))
-        dur = None if float(m.group(2)) < 0 else us(m.group(2))
+        dur = 'open' if float(m.group(2)) < 0 else us(m.group(2))
         pid = int(m.group(3))
         # The original's logs give an interrupt's first call the task's
         # pid, its callees -1 (kd.c): the interrupt's all the same.
-        if depth == 1 and pid == -1 and len(trees[-1]) == 1:
+        if legacy and depth == 1 and pid == -1 and len(trees[-1]) == 1:
             r = trees[-1][0]
             trees[-1][0] = (-1,) + r[1:]
         trees[-1].append((pid, tuple(stack), dur, '%.3f' % entry))
@@ -81,7 +87,7 @@ def report_trees(path):
             parent = opened[depth - 1][-1] if depth else None
             names = (parent['names'] if parent else ()) + (e.group(3),)
             call = {'names': names,
-                    'call': [-1 if irq else pid, names, None, '%.3f' % (float(ts) * 1e6)]}
+                    'call': [-1 if irq else pid, names, 'open', '%.3f' % (float(ts) * 1e6)]}
             if parent:
                 call['tree'] = parent['tree']
             else:
@@ -110,13 +116,15 @@ def report_trees(path):
 
 def main():
     args = sys.argv[1:]
-    entries = args and args[0] == '--entries'
-    if entries:
+    entries = legacy = False
+    while args and args[0].startswith('--'):
+        entries |= args[0] == '--entries'
+        legacy |= args[0] == '--original'
         args = args[1:]
     n = 3 + bool(entries)
     # Trees are printed by kd root by root, by trace-cmd interleaved in
     # time: compared as sorted lists of trees, each call for call.
-    ta = sorted(tuple(c[:n] for c in t) for t in kd_trees(args[0]))
+    ta = sorted(tuple(c[:n] for c in t) for t in kd_trees(args[0], legacy))
     tb = sorted(tuple(c[:n] for c in t) for t in report_trees(args[1]))
     if not ta:
         print('kd printed no calls', file=sys.stderr)

@@ -279,7 +279,7 @@ static int64_t ns(double us)
  * Times in ns from 0: each run (kft_call.rewound) after the one before,
  * 1 us on; no call before its run's first.
  */
-static void tc_times(struct tc_calls *tc, const struct kft_tree *t)
+static bool tc_times(struct tc_calls *tc, const struct kft_tree *t)
 {
 	int64_t off = 0, run_start = 0, last = INT64_MIN, min = INT64_MAX;
 	uint32_t i;
@@ -289,6 +289,9 @@ static void tc_times(struct tc_calls *tc, const struct kft_tree *t)
 		int64_t a = ns(n->at), e;
 
 		if (i == 0 || n->c.rewound) {
+			/* (2^62 ns: 146 years; each run is under 104 days.) */
+			if (last > INT64_C(1) << 62)
+				return false;
 			if (i > 0 && last != INT64_MIN)
 				off = last + 1000 - a;
 			run_start = a + off;
@@ -315,6 +318,7 @@ static void tc_times(struct tc_calls *tc, const struct kft_tree *t)
 	if (min < 0)
 		for (i = 0; i < t->n; i++)
 			tc->at[i] -= min;
+	return true;
 }
 
 static void tc_push(struct tc_calls *tc, int64_t ts, uint32_t node,
@@ -587,7 +591,12 @@ bool kft_export_tracecmd(const char *path, const struct kft_tree *t,
 	tc.ets = xmalloc((n + 1) * sizeof(*tc.ets));
 	tc.pid = xmalloc((n + 1) * sizeof(*tc.pid));
 	tc.depth = xmalloc((n + 1) * sizeof(*tc.depth));
-	tc_times(&tc, t);
+	cpu_start = NULL;
+	if (!tc_times(&tc, t)) {
+		snprintf(err, errlen, "%s: the log's runs, one after another, take more than 146 years: not written", path);
+		ok = false;
+		goto out;
+	}
 	/* The note first, on CPU 0, at the first call's time. */
 	tc_push(&tc, 0, 0, EV_NOTE);
 	tc_events(&tc, t);

@@ -175,6 +175,18 @@ ok $? "unfinished calls (-1, -2): entries and no exits; their callees nested and
 	grep -Eq '^ *<\.\.\.>-1 +0\.{5} +9006\.000001000: funcgraph_entry: +2\.000 us +\|  E\(\);' "$tmp/runs.report"
 ok $? "runs end to end: the second 1 us after the first's last return; gaps of seconds and hours to the ns"
 
+# 1,100 runs of 103 days each: more time than a trace-cmd timestamp
+# holds (2^63 ns) end to end: said, nothing written, not an overflow.
+for r in $(seq 1100); do
+	echo "Kernel Instrumentation Run ID $r"
+	echo "$hdr"
+	echo "       0.000        1.000      1 A start 0"
+	echo " 8900000000000.000        1.000      1 B start 0"
+done > "$tmp/eons.log"
+"$KD" --trace-cmd "$tmp/eons.dat" "$tmp/eons.log" > /dev/null 2> "$tmp/eons.err"
+[ $? -eq 1 ] && [ ! -e "$tmp/eons.dat" ] && grep -q "take more than 146 years: not written" "$tmp/eons.err"
+ok $? "runs end to end beyond 2^62 ns: an error, no file (and no overflow)"
+
 # Refused: other outputs with it; a file that cannot be written changes nothing.
 "$KD" --trace-cmd "$tmp/x.dat" -c $fx/kd/nested.log > /dev/null 2>&1
 [ $? -eq 2 ] && [ ! -e "$tmp/x.dat" ]

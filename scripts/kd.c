@@ -23,6 +23,7 @@
 #include "kft/kd.h"
 #include "kft/kd_boot.h"
 #include "kft/optnum.h"
+#include "kft/tracecmd.h"
 #include "kft/output.h"
 #include "kft/xalloc.h"
 
@@ -209,7 +210,8 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 		/* The traced time's hooks are known now: said last. */
 		if (kd_times_note(kd, true, note, sizeof(note)))
 			printf("%s\n", note);
-	} else if (data && (kd->boot || kd->output == 'j' || kd->output == 't')) {
+	} else if (data && (kd->boot || kd->output == 'j' || kd->output == 't' ||
+			    kd->output == 'c')) {
 		kft_tree_place(t);	/* what places calls in time */
 	}
 	if (failed)
@@ -302,6 +304,8 @@ static void usage(FILE *f)
 		"              speedscope)\n"
 		"  --svg       a flame graph, as a self-contained SVG picture\n"
 		"  --timeline  a timeline (lanes per task, calls as bars), as SVG\n"
+		"  --trace-cmd FILE  a trace-cmd data file: function_graph events\n"
+		"              (trace-cmd report, KernelShark)\n"
 		"  --diff OLD NEW  per function: count, time, average, local in OLD\n"
 		"              and the change in NEW, largest change in time first\n"
 		"Boot runs:\n"
@@ -363,6 +367,7 @@ int main(int argc, char **argv)
 		{ "threshold", required_argument, NULL, 'H' },
 		{ "min", required_argument, NULL, 'M' },
 		{ "raw", no_argument, NULL, 'R' },
+		{ "trace-cmd", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -371,7 +376,7 @@ int main(int argc, char **argv)
 			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1,
 			 .threshold = 0.10, .min_change = 1000 };
 	bool boot_opts = false;
-	const char *map = NULL, *elf = NULL;
+	const char *map = NULL, *elf = NULL, *tracecmd = NULL;
 	struct kft_symtab st, *stp = NULL;
 	struct kft_tree t;
 	bool long_fmt = false;
@@ -451,6 +456,7 @@ int main(int argc, char **argv)
 		case 'T': kd.output = 't'; break;
 		case 'F': kd.output = 'f'; break;
 		case 'J': kd.output = 'j'; break;
+		case 'X': kd.output = 'c'; tracecmd = optarg; break;
 		case 'h': usage(stdout); return kft_output_done("kd", 0);
 		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return kft_output_done("kd", 0);
 		default: usage(stderr); return 2;
@@ -467,6 +473,10 @@ int main(int argc, char **argv)
 	}
 	if (kd.check && (kd.diff || kd.output || kd.tree)) {
 		fprintf(stderr, "kd: --boot --check is a verdict of its own: not with --diff, -c or another output\n");
+		return 2;
+	}
+	if (tracecmd && (kd.output != 'c' || kd.tree || kd.boot || kd.diff)) {
+		fprintf(stderr, "kd: --trace-cmd writes a file of its own: not with -c, --boot, --diff or another output\n");
 		return 2;
 	}
 	if (kd.check) {
@@ -537,6 +547,8 @@ int main(int argc, char **argv)
 		else if (!ret && kd.output == 't')
 			kft_export_timeline(stdout, &t, &kd.names,
 					    optind < argc ? argv[optind] : "KFT log", &en);
+		else if (!ret && kd.output == 'c')
+			ret = kd_tracecmd(&kd, &t, tracecmd, &en);
 		else if (!ret && kd.tree && !kd.stream)
 			kd_call_trees(&kd, &t);
 		else if (!ret && !kd.tree)

@@ -62,6 +62,7 @@ struct kd {
 	bool boot;		/* --boot: the boot report (kd_boot.c) */
 	bool callees;		/* columns m, n or u: keep who called whom */
 	char output;		/* 0 text, 'f' folded, 'j' Chrome JSON, 's' svg,
+				 * 'c' trace-cmd data (--trace-cmd),
 				 * 't' timeline; --boot: 'J' JSON, 'i' initcall_debug */
 	bool check;		/* --boot --check REFERENCE... LOG */
 	double threshold;	/* --check: slower by more than this fraction */

@@ -38,7 +38,7 @@ for shape in plain open irq26 tasks; do
 		"$B/addr2sym" -m "$tmp/map" "$tmp/$shape-$n.log" -o "$tmp/$shape-$n.sym"
 	done
 	ok $? "$shape: $N- and $((4 * N))-line logs generated and resolved"
-	for mode in addr2sym kft-record summary tree tree-r tree-i tree-ir folded chrome boot; do
+	for mode in addr2sym kft-record summary tree tree-r tree-i tree-ir folded chrome trace-cmd boot; do
 		t=()
 		for n in "$N" $((4 * N)); do
 			case $mode in
@@ -59,6 +59,7 @@ for shape in plain open irq26 tasks; do
 			tree-ir)  set -- "$B/kd" -c -i -r "$tmp/$shape-$n.sym" ;;
 			folded)   set -- "$B/kd" --folded "$tmp/$shape-$n.sym" ;;
 			chrome)   set -- "$B/kd" --chrome "$tmp/$shape-$n.sym" ;;
+			trace-cmd) set -- "$B/kd" --trace-cmd "$tmp/out.dat" "$tmp/$shape-$n.sym" ;;
 			boot)     set -- "$B/kd" --boot "$tmp/$shape-$n.sym" ;;
 			esac
 			t+=("$(cpu "$@")")
@@ -78,13 +79,14 @@ for shape in plain open tasks; do
 			d && NF == 6 { print $0, (NR * 7) % 1000 + 5, NR % 5; next } { print }' \
 			"$tmp/$shape-$n.sym" > "$tmp/$shape-$n.hooks"
 	done
-	for mode in summary tree-i chrome timeline boot; do
+	for mode in summary tree-i chrome trace-cmd timeline boot; do
 		t=()
 		for n in "$N" $((4 * N)); do
 			case $mode in
 			summary)  set -- "$B/kd" "$tmp/$shape-$n.hooks" ;;
 			tree-i)   set -- "$B/kd" -c -i "$tmp/$shape-$n.hooks" ;;
 			chrome)   set -- "$B/kd" --chrome "$tmp/$shape-$n.hooks" ;;
+			trace-cmd) set -- "$B/kd" --trace-cmd "$tmp/out.dat" "$tmp/$shape-$n.hooks" ;;
 			timeline) set -- "$B/kd" --timeline "$tmp/$shape-$n.hooks" ;;
 			boot)     set -- "$B/kd" --boot "$tmp/$shape-$n.hooks" ;;
 			esac

@@ -59,7 +59,11 @@ for shape in plain open irq26 tasks; do
 			tree-ir)  set -- "$B/kd" -c -i -r "$tmp/$shape-$n.sym" ;;
 			folded)   set -- "$B/kd" --folded "$tmp/$shape-$n.sym" ;;
 			chrome)   set -- "$B/kd" --chrome "$tmp/$shape-$n.sym" ;;
-			boot)     set -- "$B/kd" --boot "$tmp/$shape-$n.sym" ;;
+			# A boot: its first call start_kernel (kd --boot refuses
+			# a log none of the boot's functions is in).
+			boot)     awk 'd == 1 { $4 = "start_kernel"; d = 2 } /^------------ / && !d { d = 1 } { print }' \
+					"$tmp/$shape-$n.sym" > "$tmp/$shape-$n.boot"
+				  set -- "$B/kd" --boot "$tmp/$shape-$n.boot" ;;
 			esac
 			t+=("$(cpu "$@")")
 		done
@@ -86,7 +90,9 @@ for shape in plain open tasks; do
 			tree-i)   set -- "$B/kd" -c -i "$tmp/$shape-$n.hooks" ;;
 			chrome)   set -- "$B/kd" --chrome "$tmp/$shape-$n.hooks" ;;
 			timeline) set -- "$B/kd" --timeline "$tmp/$shape-$n.hooks" ;;
-			boot)     set -- "$B/kd" --boot "$tmp/$shape-$n.hooks" ;;
+			boot)     awk 'd == 1 { $4 = "start_kernel"; d = 2 } /^------------ / && !d { d = 1 } { print }' \
+					"$tmp/$shape-$n.hooks" > "$tmp/$shape-$n.boot"
+				  set -- "$B/kd" --boot "$tmp/$shape-$n.boot" ;;
 			esac
 			t+=("$(cpu "$@")")
 		done

@@ -823,6 +823,7 @@ int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	uint32_t nruns, i, lo;
 	int32_t b, start = -1, user = -1;
 	double hooks = 0;
+	bool refused = false;
 
 	memset(r, 0, sizeof(*r));
 	b = choose_run(kd, t, source, &runs, &nruns);
@@ -870,12 +871,13 @@ int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 				nd->c.compensated = false;
 				nd->at = nd->c.entry;
 			}
-			r->cost_refused = true;
+			refused = true;
 		}
 	}
 	build(kd, &sub, r);
 	free(sub.nodes);
-	if (r->cost_refused) {
+	r->cost_refused = refused;
+	if (refused) {
 		char a[32], c[32], cpus[32] = "";
 
 		if (r->ncpus > 1)

@@ -536,7 +536,7 @@ int main(int argc, char **argv)
 		ret = kd_analyse(&kd, optind < argc ? argv[optind] : NULL, stp, &t);
 		kd_export_note(&kd, &en, note, sizeof(note));
 		if (!ret && kd.boot)
-			kd_boot(&kd, &t, optind < argc ? argv[optind] : "<stdin>");
+			ret = kd_boot(&kd, &t, optind < argc ? argv[optind] : "<stdin>");
 		else if (!ret && kd.output == 'f')
 			kft_export_folded(stdout, &t, &kd.names);
 		else if (!ret && kd.output == 'j')

@@ -138,7 +138,7 @@ void kd_times_alike(const struct kd *a, const char *pa, const struct kd *b,
  * kd_boot.c: --boot, a boot run's phases and initcalls; with --diff; the
  * report as data, JSON, initcall_debug lines and --check: kd_boot.h.
  */
-void kd_boot(struct kd *kd, const struct kft_tree *t, const char *source);
+int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source);
 int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		 struct kft_symtab *st);
 

@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "kd_boot.h"
+#include "utf8.h"
 #include "xalloc.h"
 
 const char *const kd_boot_level_names[8] = {
@@ -47,6 +49,59 @@ static char *xstrfmt(const char *fmt, ...)
 	vsnprintf(buf, n + 1, fmt, ap);
 	va_end(ap);
 	return buf;
+}
+
+/*
+ * A name of the log as the report keeps it: valid UTF-8, every other byte
+ * U+FFFD, as its JSON writes it (a boot checked against its own --json
+ * finds its names).
+ */
+static char *utf8_copy(const char *s)
+{
+	char *out = xmalloc(3 * strlen(s) + 1), *o = out;
+
+	while (*s) {
+		size_t n = kft_utf8_seq(s);
+
+		if (!n) {
+			memcpy(o, KFT_UTF8_REPLACEMENT, 3);
+			o += 3;
+			s++;
+			continue;
+		}
+		memcpy(o, s, n);
+		o += n;
+		s += n;
+	}
+	*o = '\0';
+	return out;
+}
+
+char *kd_boot_esc(const char *s)
+{
+	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
+
+	while (*s) {
+		unsigned char c = *s;
+		size_t n = kft_utf8_seq(s);
+
+		/* C1 controls (U+0080..U+009F) are controls too. */
+		if (c == '\\') {
+			*o++ = '\\';
+			*o++ = '\\';
+			s++;
+		} else if (!n || c < 0x20 || c == 0x7f ||
+			   (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)) {
+			o += sprintf(o, "\\x%02x", c);
+			s++;
+		} else {
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+		}
+	}
+	*o = '\0';
+	return out;
 }
 
 /* Room for one more of *n items in *p (capacity *cap), doubling. */
@@ -225,9 +280,14 @@ static char *phase_name(const struct boot_scan *s, int32_t i, const uint8_t *rol
 	}
 	if (is(s, i, F_DO_PRE_SMP_INITCALLS))
 		return xstrfmt("early initcalls (do_pre_smp_initcalls)");
-	if (role[i] == 2)
-		return xstrfmt("%s, other", name_of(s, i));
-	return xstrfmt("%s", name_of(s, i));
+	if (role[i] == 2) {
+		char *name = utf8_copy(name_of(s, i)), *p;
+
+		p = xstrfmt("%s, other", name);
+		free(name);
+		return p;
+	}
+	return utf8_copy(name_of(s, i));
 }
 
 struct span {
@@ -381,7 +441,7 @@ static void top_calls(const struct boot_scan *s, const struct boot_report *r,
 		}
 	}
 	for (k = 0; k < m; k++) {
-		ic->top[k].name = xstrfmt("%s", name_of(s, best[k]));
+		ic->top[k].name = utf8_copy(name_of(s, best[k]));
 		ic->top[k].time = bt[k];
 	}
 	ic->ntop = m;
@@ -489,7 +549,7 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 		ic = &r->calls[r->ncalls++];
 		memset(ic, 0, sizeof(*ic));
 		/* Initcalls shorter than the log's mintime are not in it. */
-		ic->name = fn >= 0 ? xstrfmt("%s", name_of(s, fn)) : NULL;
+		ic->name = fn >= 0 ? utf8_copy(name_of(s, fn)) : NULL;
 		ic->pid = nd->c.pid;
 		/*
 		 * The initcall's own call, as initcall_debug times it; if it
@@ -498,6 +558,8 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 		at = fn >= 0 ? fn : (int32_t)i;
 		ic->start = t->nodes[at].at - r->t0;
 		ic->time = end_of(r, &t->nodes[at]) - t->nodes[at].at;
+		/* No exit in the log: it never returned (a hang, if the boot stopped). */
+		ic->open = t->nodes[at].c.delta < 0;
 		ic->offcpu = s->offcpu[at];
 		ic->busy = s->busy[at];
 		if (fn >= 0)
@@ -511,8 +573,10 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 			ic->level = level[i];
 		else if (symbols && ic->level != BOOT_LEVEL_EARLY)
 			ic->level = symbol_level(kd, s, fn);
-		if (!nlevels && !symbols && ic->level == BOOT_LEVEL_NONE)
+		if (!nlevels && !symbols && ic->level == BOOT_LEVEL_NONE) {
 			r->levels_hidden = true;
+			r->levels_nosyms = kd->syms;
+		}
 	}
 	r->levels8 = nlevels == 8 || symbols;
 	free(group);
@@ -520,9 +584,9 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 		qsort(r->calls, r->ncalls, sizeof(*r->calls), by_time);
 }
 
-/* The report of the log kd has read into t. */
-void kd_boot_build(struct kd *kd, const struct kft_tree *t,
-		   struct boot_report *r)
+/* The report of one boot's run, t. */
+static void build(struct kd *kd, const struct kft_tree *t,
+		  struct boot_report *r)
 {
 	static const int containers[] = {
 		F_START_KERNEL, F_KERNEL_INIT, F_KERNEL_INIT_FREEABLE,
@@ -636,6 +700,200 @@ void kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	free(ics);
 }
 
+/* A run of the log: its nodes [lo, hi), its first start_kernel. */
+struct boot_run {
+	uint32_t lo, hi;
+	int32_t start;
+	bool boot;		/* one of the boot's functions is in it */
+};
+
+/* The boot's functions that run once a boot. */
+static const int once_fns[] = {
+	F_START_KERNEL, F_REST_INIT, F_KERNEL_INIT, F_KERNEL_INIT_FREEABLE,
+	F_DO_BASIC_SETUP, F_DO_INITCALLS, F_DO_PRE_SMP_INITCALLS,
+	F_TO_USERSPACE,
+};
+
+#define NONCE	(sizeof(once_fns) / sizeof(*once_fns))
+
+static uint32_t line_of(const struct kft_tree *t, uint32_t i)
+{
+	return t->nodes[i].c.line;
+}
+
+/*
+ * The runs of the log (a log's header, or a time earlier than the line
+ * before, starts one), and the boot to report: the last run with the
+ * boot's functions in it.  -1 (said) if there is none, or it is not one
+ * boot.
+ */
+static int32_t choose_run(struct kd *kd, const struct kft_tree *t,
+			  const char *src, struct boot_run **runs,
+			  uint32_t *nruns)
+{
+	uint32_t id[F_NR], i, k, n = 0, cap = 0, nboots = 0;
+	int32_t b = -1, prev = -1, seen[NONCE];
+	struct boot_run *v = NULL;
+
+	for (k = 0; k < F_NR; k++)
+		id[k] = id_of(kd, fn_names[k]);
+	for (i = 0; i < t->n; i++) {
+		const struct kft_node *nd = &t->nodes[i];
+
+		if (!i || nd->c.rewound) {
+			grow(&v, n, &cap, sizeof(*v));
+			v[n++] = (struct boot_run){ i, i, -1, false };
+		}
+		v[n - 1].hi = i + 1;
+		if (!usable(nd))
+			continue;
+		for (k = 0; k < F_NR; k++)
+			if (nd->c.fn == id[k] && k != F_DO_ONE_INITCALL)
+				v[n - 1].boot = true;
+		if (nd->c.fn == id[F_START_KERNEL] && v[n - 1].start < 0)
+			v[n - 1].start = i;
+	}
+	*runs = v;
+	*nruns = n;
+	for (k = 0; k < n; k++) {
+		if (!v[k].boot)
+			continue;
+		nboots++;
+		prev = b;
+		b = k;
+	}
+	if (b < 0) {
+		fprintf(stderr, "kd: %s: not a boot: none of start_kernel, rest_init, kernel_init, kernel_init_freeable, do_basic_setup, do_initcalls, do_initcall_level, do_pre_smp_initcalls or to_userspace is in the log (a trace of a task or a fork: kd without --boot reads it)\n",
+			src);
+		return -1;
+	}
+	if (prev >= 0 && v[b].start < 0) {
+		fprintf(stderr, "kd: %s: the run from line %u has the boot's calls but no start_kernel, after another boot's run (from line %u): a log spliced from two boots, not one boot\n",
+			src, line_of(t, v[b].lo), line_of(t, v[prev].lo));
+		return -1;
+	}
+	/* One boot's functions twice in a run: two boots' calls, mixed. */
+	for (k = 0; k < NONCE; k++)
+		seen[k] = -1;
+	for (i = v[b].lo; i < v[b].hi; i++) {
+		if (!usable(&t->nodes[i]))
+			continue;
+		for (k = 0; k < NONCE; k++) {
+			if (t->nodes[i].c.fn != id[once_fns[k]])
+				continue;
+			if (seen[k] >= 0) {
+				fprintf(stderr, "kd: %s: %s twice in one run (lines %u and %u): two boots' calls with no header between them, not one boot\n",
+					src, fn_names[once_fns[k]],
+					line_of(t, seen[k]), line_of(t, i));
+				return -1;
+			}
+			seen[k] = i;
+		}
+	}
+	if (nboots > 1) {
+		fprintf(stderr, "kd: %s: %u boots in the log, their runs from lines ",
+			src, nboots);
+		for (k = 0, i = 0; k < n; k++) {
+			if (!v[k].boot)
+				continue;
+			i++;
+			if (i > 10 && i < nboots)
+				continue;
+			fprintf(stderr, "%s%u", i == 1 ? "" : i == nboots ? " and " :
+				i == 10 && nboots > 11 ? ", ..., " : ", ",
+				line_of(t, v[k].lo));
+		}
+		fprintf(stderr, ": the report is of the last, from line %u\n",
+			line_of(t, v[b].lo));
+	}
+	for (k = 0; k < n && v[k].boot; k++)
+		;
+	if (k < n)
+		fprintf(stderr, "kd: %s: %u other run%s in the log (the first from line %u) %s not the boot's: left out\n",
+			src, n - nboots, n - nboots == 1 ? "" : "s",
+			line_of(t, v[k].lo), n - nboots == 1 ? "is" : "are");
+	return b;
+}
+
+int kd_boot_build(struct kd *kd, const struct kft_tree *t,
+		  struct boot_report *r, const char *source)
+{
+	struct boot_run *runs;
+	struct kft_tree sub;
+	uint32_t nruns, i, lo;
+	int32_t b, start = -1, user = -1;
+	double hooks = 0;
+	bool refused = false;
+
+	memset(r, 0, sizeof(*r));
+	b = choose_run(kd, t, source, &runs, &nruns);
+	if (b < 0) {
+		free(runs);
+		return 2;
+	}
+	/* The boot's run alone, its callers' indices its own. */
+	lo = runs[b].lo;
+	sub = *t;
+	sub.n = runs[b].hi - lo;
+	sub.nodes = xmalloc(((size_t)sub.n + 1) * sizeof(*sub.nodes));
+	free(runs);
+	for (i = 0; i < sub.n; i++) {
+		struct kft_node *nd = &sub.nodes[i];
+
+		*nd = t->nodes[lo + i];
+		nd->parent = nd->parent >= (int32_t)lo ? nd->parent - (int32_t)lo : -1;
+		nd->tree = nd->tree >= (int32_t)lo ? nd->tree - (int32_t)lo : -1;
+		if (!usable(nd))
+			continue;
+		if (start < 0 && nd->c.fn == id_of(kd, "start_kernel"))
+			start = i;
+		if (user < 0 && nd->c.fn == id_of(kd, "to_userspace"))
+			user = i;
+	}
+	/*
+	 * KFT's hooks cannot take longer than the boot on all its CPUs: a
+	 * hook cost that says so is a calibration of another kernel or
+	 * machine.  Then the times as measured, and a warning.
+	 */
+	if (kd->comp.costed && !kd->raw && start >= 0 && user >= 0) {
+		double t0 = sub.nodes[start].c.entry, t1 = sub.nodes[user].c.entry;
+
+		for (i = 0; i < sub.n; i++)
+			if (sub.nodes[i].parent < 0 && !sub.nodes[i].c.irq &&
+			    sub.nodes[i].c.entry <= t1)
+				hooks += sub.nodes[i].c.hooks;
+		if (hooks > (t1 - t0) * (sub.ncpus ? sub.ncpus : 1)) {
+			for (i = 0; i < sub.n; i++) {
+				struct kft_node *nd = &sub.nodes[i];
+
+				if (nd->c.delta >= 0)
+					nd->c.delta = nd->c.raw;
+				nd->c.compensated = false;
+				nd->at = nd->c.entry;
+			}
+			refused = true;
+		}
+	}
+	build(kd, &sub, r);
+	free(sub.nodes);
+	r->cost_refused = refused;
+	if (refused) {
+		char a[32], c[32], cpus[32] = "";
+
+		if (r->ncpus > 1)
+			snprintf(cpus, sizeof(cpus), " on each of %u CPUs", r->ncpus);
+		snprintf(r->note_buf, sizeof(r->note_buf),
+			 "times: as measured: by the log's hook cost, KFT's hooks took %s us, more than the %s us boot%s: a calibration not of this log",
+			 kd_fmt_us(kd, r->hooks, a, sizeof(a)),
+			 kd_fmt_us(kd, r->raw_total, c, sizeof(c)), cpus);
+		r->note.times = "measured";
+		r->note.text = r->note_buf;
+		r->note.share = NAN;
+		fprintf(stderr, "kd: %s: %s\n", source, r->note_buf);
+	}
+	return 0;
+}
+
 void kd_boot_free(struct boot_report *r)
 {
 	uint32_t i, k;
@@ -652,14 +910,18 @@ void kd_boot_free(struct boot_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* "6 device", "early", "-", or "#N" where the eight levels were not seen. */
-char *kd_boot_level_text(const struct boot_initcall *ic, char *buf, size_t n)
+/*
+ * "6 device", "early", "-", or "#N" where the eight levels were not seen
+ * (the Nth level in the log, whichever it is).
+ */
+char *kd_boot_level_text(const struct boot_report *r,
+			 const struct boot_initcall *ic, char *buf, size_t n)
 {
 	if (ic->level == BOOT_LEVEL_EARLY)
 		snprintf(buf, n, "early");
 	else if (ic->level < 0)
 		snprintf(buf, n, "-");
-	else if (ic->level < 8)
+	else if (ic->level < 8 && r->levels8)
 		snprintf(buf, n, "%d %s", ic->level, kd_boot_level_names[ic->level]);
 	else
 		snprintf(buf, n, "#%d", ic->level);
@@ -670,7 +932,7 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 {
 	double total = r->end - r->t0, short_time = 0;
 	uint32_t nshort = 0;
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], *name;
 	uint32_t i;
 	long shown = 0;
 
@@ -688,7 +950,9 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 		       kd_fmt_us(kd, r->end, b, sizeof(b)),
 		       kd_fmt_us(kd, total, c, sizeof(c)));
 
-	if (r->hooks >= 0 && r->ncpus == 1)
+	if (r->cost_refused)
+		;	/* the note said why: times as measured */
+	else if (r->hooks >= 0 && r->ncpus == 1)
 		printf("KFT's hooks: %s us of the %s us measured; without them, on this one CPU: %s us\n",
 		       kd_fmt_us(kd, r->hooks, a, sizeof(a)),
 		       kd_fmt_us(kd, r->raw_total, b, sizeof(b)),
@@ -706,11 +970,12 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 			nshort++;
 			continue;
 		}
+		name = kd_boot_esc(r->phases[i].name);
 		printf("%14s %14s %6.1f  %s\n",
 		       kd_fmt_us(kd, r->phases[i].start, a, sizeof(a)),
 		       kd_fmt_us(kd, r->phases[i].time, b, sizeof(b)),
-		       total > 0 ? 100 * r->phases[i].time / total : 0,
-		       r->phases[i].name);
+		       total > 0 ? 100 * r->phases[i].time / total : 0, name);
+		free(name);
 	}
 	if (nshort)
 		printf("%14s %14s %6.1f  (%u phases of less than %s us each)\n", "",
@@ -722,7 +987,9 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 
 	printf("\nInitcalls, longest first (%u in the log; shorter ones are not)\n",
 	       r->ncalls);
-	if (r->levels_hidden)
+	if (r->levels_hidden && r->levels_nosyms)
+		printf("(levels: do_initcall_level() is not in the log, inlined, and the symbols given have no __initcall* table: this kernel's System.map or vmlinux has it)\n");
+	else if (r->levels_hidden)
 		printf("(levels: do_initcall_level() is not in the log, inlined; kd -m System.map or -e vmlinux gives them)\n");
 	if (r->nafter)
 		printf("(and %u after the first user program - modules loaded then - not part of the boot)\n",
@@ -739,16 +1006,21 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 			break;
 		if (ic->time < kd->min_total)
 			break;
-		printf("%14s %14s %14s %14s  %-10s %s",
+		name = kd_boot_esc(ic->name ? ic->name : "(not in the log)");
+		printf("%14s %14s %14s %14s  %-10s %s%s",
 		       kd_fmt_us(kd, ic->start, a, sizeof(a)),
 		       kd_fmt_us(kd, ic->time, b, sizeof(b)),
 		       kd_fmt_us(kd, ic->offcpu, c, sizeof(c)),
 		       kd_fmt_us(kd, ic->busy, d, sizeof(d)),
-		       kd_boot_level_text(ic, level, sizeof(level)),
-		       ic->name ? ic->name : "(not in the log)");
-		for (k = 0; k < ic->ntop; k++)
-			printf("%s%s %s", k ? ", " : ": ", ic->top[k].name,
+		       kd_boot_level_text(r, ic, level, sizeof(level)), name,
+		       ic->open ? " (never returned: running at the end of the log)" : "");
+		free(name);
+		for (k = 0; k < ic->ntop; k++) {
+			name = kd_boot_esc(ic->top[k].name);
+			printf("%s%s %s", k ? ", " : ": ", name,
 			       kd_fmt_us(kd, ic->top[k].time, a, sizeof(a)));
+			free(name);
+		}
 		putchar('\n');
 	}
 }
@@ -819,12 +1091,13 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 	printf("</svg>\n");
 }
 
-/* kd --boot [--svg | --json | --initcall-debug] LOG */
-void kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
+/* kd --boot [--svg | --json | --initcall-debug] LOG: 0, or 2 not a boot */
+int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 {
 	struct boot_report r;
 
-	kd_boot_build(kd, t, &r);
+	if (kd_boot_build(kd, t, &r, source))
+		return 2;
 	if (kd->output == 's')
 		print_svg(kd, &r);
 	else if (kd->output == 'J')
@@ -834,6 +1107,7 @@ void kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 	else
 		print_report(kd, &r);
 	kd_boot_free(&r);
+	return 0;
 }
 
 /* Decimals if a time of the report needs them, as a log's would. */
@@ -849,11 +1123,32 @@ static bool has_fractions(const struct boot_report *r)
 	return f;
 }
 
+#define BOM	"\xef\xbb\xbf"	/* UTF-8's byte-order mark, which JSON may start with */
+
+/* Past a byte-order mark at the start of a text. */
+static const char *past_bom(const char *s)
+{
+	return strncmp(s, BOM, 3) ? s : s + 3;
+}
+
 static int first_byte_of(const char *s)
 {
+	s = past_bom(s);
 	while (*s && isspace((unsigned char)*s))
 		s++;
 	return *s ? *s : EOF;
+}
+
+/* What a JSON value is, for "not an object" errors. */
+static const char *json_kind(const struct json *v)
+{
+	static const char *const kinds[] = {
+		[JSON_NULL] = "null", [JSON_BOOL] = "a boolean",
+		[JSON_NUMBER] = "a number", [JSON_STRING] = "a string",
+		[JSON_ARRAY] = "an array", [JSON_OBJECT] = "an object",
+	};
+
+	return kinds[v->type];
 }
 
 /* A whole file, for a JSON report (NUL-terminated; *len without it). */
@@ -872,22 +1167,36 @@ static char *slurp(FILE *f, size_t *len)
 	return buf;
 }
 
-/* The first byte that is not white space, or EOF: consumed. */
+/*
+ * The first byte that is not white space (past a byte-order mark), or
+ * EOF: consumed.
+ */
 static int first_byte(FILE *f)
 {
-	int c;
+	int c = getc(f);
 
-	while ((c = getc(f)) != EOF && isspace(c))
-		;
+	if (c == 0xef && getc(f) == 0xbb && getc(f) == 0xbf)
+		c = getc(f);
+	while (c != EOF && isspace(c))
+		c = getc(f);
 	return c;
+}
+
+/* Could a text starting with c be JSON that is not an object? */
+static bool json_start(int c)
+{
+	return c != EOF && strchr("[\"-0123456789tfn", c);
 }
 
 /*
  * The boot report of PATH ("-": standard input): kd --boot --json's output
- * if its first non-blank byte is '{', else a boot run's log.  What it
- * skipped and whether it has decimals go to kd.  The log reader reads its
- * file's descriptor, not stdio's buffer: a file is opened again after the
- * look at its first byte, standard input read into memory first.
+ * if its first non-blank byte (past a byte-order mark) is '{', else a boot
+ * run's log; a text that is JSON but not an object is said to be so.
+ * What it skipped and whether it has decimals go to kd.  The log reader
+ * reads its file's descriptor, not stdio's buffer: a file is opened again
+ * after the look at its first byte, standard input read into memory
+ * first, and so is a file that may be JSON.  1: unreadable, 2: not a
+ * boot report or a boot.
  */
 int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 		 struct boot_report *r)
@@ -899,14 +1208,15 @@ int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 	size_t len = 0;
 	struct kd k;
 	struct kft_tree t;
-	int ret;
+	int ret, c;
 
 	memset(r, 0, sizeof(*r));
 	if (!f) {
 		fprintf(stderr, "kd: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	if (in || first_byte(f) == '{') {
+	c = in ? EOF : first_byte(f);
+	if (in || c == '{' || json_start(c)) {
 		if (!in)
 			rewind(f);
 		text = slurp(f, &len);
@@ -922,10 +1232,26 @@ int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 	} else {
 		fclose(f);
 	}
+	if (text && json_start(first_byte_of(text))) {
+		struct json v;
+		char why[8];
+
+		/* JSON, but not a report: say what it is (linear, once). */
+		if (!json_parse(past_bom(text), len - (past_bom(text) - text), &v,
+				why, sizeof(why))) {
+			fprintf(stderr, "kd: %s: not a kd --boot --json report: %s, not a JSON object\n",
+				name, json_kind(&v));
+			json_free(&v);
+			free(text);
+			return 2;
+		}
+	}
 	if (text && first_byte_of(text) == '{') {
 		char err[256];
+		const char *json = past_bom(text);
 
-		ret = kd_boot_read_json(name, text, len, r, err, sizeof(err));
+		ret = kd_boot_read_json(name, json, len - (json - text), r, err,
+					sizeof(err)) ? 2 : 0;
 		if (ret)
 			fprintf(stderr, "kd: %s\n", err);
 		else
@@ -953,7 +1279,7 @@ int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 	}
 	free(text);
 	if (!ret)
-		kd_boot_build(&k, &t, r);
+		ret = kd_boot_build(&k, &t, r, name);
 	kd->skipped += k.skipped;
 	kd->fractions = kd->fractions || k.fractions;
 	kft_tree_free(&t);
@@ -1016,13 +1342,16 @@ static void print_changes(const struct kd *kd, const char *what,
 	for (i = 0; i < n; i++) {
 		double va = isnan(rows[i].a) ? 0 : rows[i].a;
 		double vb = isnan(rows[i].b) ? 0 : rows[i].b;
+		char *name;
 
 		if (kd->top >= 0 && shown++ >= kd->top)
 			break;
-		printf("%-44s %14s %14s %14s\n", rows[i].name,
+		name = kd_boot_esc(rows[i].name);
+		printf("%-44s %14s %14s %14s\n", name,
 		       isnan(rows[i].a) ? "-" : kd_fmt_us(kd, va, a, sizeof(a)),
 		       isnan(rows[i].b) ? "-" : kd_fmt_us(kd, vb, b, sizeof(b)),
 		       kd_fmt_change(kd, vb - va, c, sizeof(c)));
+		free(name);
 	}
 }
 
@@ -1037,6 +1366,15 @@ static uint32_t initcall_rows(const struct boot_report *r, const char **n,
 		v[i] = r->calls[i].time;
 	}
 	return r->ncalls;
+}
+
+bool kd_boot_comparable(const struct boot_report *r, const char *path)
+{
+	if (r->has_start)
+		return true;
+	fprintf(stderr, "kd: %s: no start_kernel in the log: the run began after the boot did, and its boot time is not the boot's; not comparable\n",
+		!strcmp(path, "-") ? "<stdin>" : path);
+	return false;
 }
 
 /* A report's times: compensated for KFT's hooks, or as measured. */
@@ -1077,9 +1415,10 @@ int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 	if (ret)
 		return ret;
 	ret = kd_boot_load(kd, new, st, &rb);
-	if (ret) {
+	if (ret || !kd_boot_comparable(&ra, old) || !kd_boot_comparable(&rb, new)) {
 		kd_boot_free(&ra);
-		return ret;
+		kd_boot_free(&rb);
+		return ret ? ret : 2;
 	}
 	printf("Boot time: %s us -> %s us (%s us)\n",
 	       kd_fmt_us(kd, ra.end - ra.t0, x, sizeof(x)),

@@ -36,6 +36,7 @@ struct boot_initcall {
 	int level;		/* 0..7, #N if !levels8, BOOT_LEVEL_* */
 	long pid;
 	double start, time, offcpu, busy;
+	bool open;		/* never returned: no exit in the log (a hang) */
 	struct boot_call top[BOOT_TOP];	/* its longest calls, longest first */
 	unsigned int ntop;
 };
@@ -47,6 +48,9 @@ struct boot_report {
 				 * or the symbols (-m, -e) gave them */
 	bool levels_hidden;	/* do_initcall_level() is not in the log and
 				 * no symbols gave the levels */
+	bool levels_nosyms;	/* ... symbols were given, without the table */
+	bool cost_refused;	/* the log's hook cost cannot be its own:
+				 * times as measured (note says so) */
 	struct boot_phase *phases;	/* in boot order */
 	uint32_t nphases, phases_cap;
 	struct boot_initcall *calls;	/* longest first */
@@ -72,13 +76,32 @@ struct boot_report {
 extern const char *const kd_boot_level_names[8];
 
 /* kd_boot.c */
-void kd_boot_build(struct kd *kd, const struct kft_tree *t,
-		   struct boot_report *r);
+/*
+ * The report of the boot in the log kd read into t (called source in
+ * messages): the last run with start_kernel when the log holds several.
+ * 0, or 2 (said on stderr) when the log is not one boot: none of the
+ * boot's functions in it, a boot's calls twice in one run, or a run
+ * without start_kernel after another boot's.
+ */
+int kd_boot_build(struct kd *kd, const struct kft_tree *t,
+		  struct boot_report *r, const char *source);
 void kd_boot_free(struct boot_report *r);
 /* The boot report of one file: a boot run's log, or a kd --boot --json. */
 int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 		 struct boot_report *r);
-char *kd_boot_level_text(const struct boot_initcall *ic, char *buf, size_t n);
+char *kd_boot_level_text(const struct boot_report *r,
+			 const struct boot_initcall *ic, char *buf, size_t n);
+/*
+ * A name for a terminal, on the heap: control characters, bytes that are
+ * not UTF-8 and backslashes as \xNN (\\): no name can forge a line.
+ */
+char *kd_boot_esc(const char *s);
+/*
+ * Can the report be compared with another (--diff, --check)?  A log
+ * without start_kernel began after the boot did: its boot time is not
+ * the boot's.  If not, says so on stderr.
+ */
+bool kd_boot_comparable(const struct boot_report *r, const char *path);
 /*
  * Are two reports' times alike (both compensated for KFT's hooks, or
  * both as measured)?  If not, says so on stderr.  say: print each one's
@@ -94,7 +117,7 @@ void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,
 int kd_boot_read_json(const char *path, const char *text, size_t len,
 		      struct boot_report *r, char *err, size_t errlen);
 
-/* kd_boot_initcall_debug.c: --initcall-debug, the kernel's own lines. */
+/* kd_boot_dmesg.c: --initcall-debug, the kernel's own lines, in time order. */
 void kd_boot_print_initcall_debug(const struct boot_report *r);
 
 /* kd_boot_check.c: --check REFERENCE... LOG. */

@@ -12,7 +12,9 @@
  *
  * Exit status: 0 nothing slower beyond the thresholds; 1 something was, or
  * the boot did not reach user space; 2 the boots could not be compared
- * (a file unreadable, not a boot, or lines that could not be read).
+ * (a file unreadable, not a boot or not one, a boot without start_kernel,
+ * a reference that is not a possible boot, lines that could not be read,
+ * or two files from standard input).
  */
 #include <math.h>
 #include <stdio.h>
@@ -125,16 +127,17 @@ static int by_change(const void *a, const void *b)
 
 static void print_item(const struct kd *kd, const struct item *x)
 {
-	char a[32], b[32], c[32], rel[32];
+	char a[32], b[32], c[32], rel[32], *name = kd_boot_esc(x->name);
 
 	if (!isnan(x->ref) && x->ref > 0)
 		snprintf(rel, sizeof(rel), "%+.1f%%", 100 * x->change / x->ref);
 	else
 		snprintf(rel, sizeof(rel), "%s", isnan(x->ref) ? "new" : "-");
 	printf("  %-8s %-44s %12s -> %12s us %14s us %9s\n", kind_names[x->kind],
-	       x->name, isnan(x->ref) ? "-" : kd_fmt_us(kd, x->ref, a, sizeof(a)),
+	       name, isnan(x->ref) ? "-" : kd_fmt_us(kd, x->ref, a, sizeof(a)),
 	       isnan(x->now) ? "-" : kd_fmt_us(kd, x->now, b, sizeof(b)),
 	       kd_fmt_change(kd, x->change, c, sizeof(c)), rel);
+	free(name);
 }
 
 /* "1 initcall, 2 phases and the boot" */
@@ -165,11 +168,25 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 	unsigned int slower[K_NR] = { 0 }, faster[K_NR] = { 0 }, within = 0;
 	bool fail = false;
 	char a[32];
-	int i, k, ret = 0, loaded = 0;
+	int i, k, ret = 0, loaded = 0, stdin_at = -1;
 	uint32_t j;
 
+	for (i = 0; i < npaths; i++) {
+		if (strcmp(paths[i], "-"))
+			continue;
+		if (stdin_at >= 0) {
+			fprintf(stderr, "kd: --boot --check reads one of its files from standard input ('-'), not two (arguments %d and %d)\n",
+				stdin_at + 1, i + 1);
+			ret = 2;
+			goto out;
+		}
+		stdin_at = i;
+	}
 	for (i = 0; i < npaths && !ret; i++, loaded++)
 		ret = kd_boot_load(kd, paths[i], st, &r[i]);
+	for (i = 0; i < loaded && !ret; i++)
+		if (!kd_boot_comparable(&r[i], paths[i]))
+			ret = 2;
 	if (ret) {
 		ret = 2;
 		goto out;

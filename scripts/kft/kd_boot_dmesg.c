@@ -14,7 +14,9 @@
  * initcall's own call, as initcall_debug measures it.  What a KFT log does
  * not hold is written as a constant: the offset and size (+0x0/0x0), the
  * return value (0), the init program's name ("init").  Initcalls shorter
- * than the run's mintime are not in the log, and so not here.
+ * than the run's mintime are not in the log, and so not here.  An
+ * initcall that never returned has no "returned" line; lines are in time
+ * order when initcalls overlap (one nested in another, or in other tasks).
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,18 +33,52 @@ static void stamp(double us)
 	printf("[%5lld.%06lld] ", t / 1000000, t % 1000000);
 }
 
+/*
+ * A line to print: an initcall's call or return.  Lines go in time order;
+ * at one time, the returns of initcalls that started before it, then each
+ * initcall that took no time (its call, then its return), then the calls
+ * of those that go on: so a line never comes before one it follows.
+ */
+struct event {
+	double at;
+	int rank;		/* 0 a return, 1 no time, 2 a call */
+	uint32_t seq;		/* the initcall, by start */
+	bool ret;
+	const struct boot_initcall *ic;
+};
+
 static int by_start(const void *a, const void *b)
 {
 	const struct boot_initcall *x = *(const struct boot_initcall *const *)a;
 	const struct boot_initcall *y = *(const struct boot_initcall *const *)b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;	/* the report's order: longest first */
 }
 
+static int by_time(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->ret - y->ret;
+}
+
+/*
+ * An initcall that never returned (no exit in the log: where a boot hung)
+ * gets its "calling" line and no "returned" line, as the kernel prints.
+ */
 void kd_boot_print_initcall_debug(const struct boot_report *r)
 {
 	const struct boot_initcall **order = xmalloc((r->ncalls + 1) * sizeof(*order));
-	uint32_t i, n = 0;
+	struct event *ev = xmalloc((2 * r->ncalls + 1) * sizeof(*ev));
+	uint32_t i, n = 0, m = 0;
 
 	for (i = 0; i < r->ncalls; i++)
 		if (r->calls[i].name)
@@ -51,17 +87,31 @@ void kd_boot_print_initcall_debug(const struct boot_report *r)
 	for (i = 0; i < n; i++) {
 		const struct boot_initcall *ic = order[i];
 		double at = r->t0 + ic->start;
+		double end = at + (isfinite(ic->time) && ic->time > 0 ? ic->time : 0);
+		int rank = end > at ? 2 : 1;
 
-		stamp(at);
-		printf("calling  %s+0x0/0x0 @ %ld\n", ic->name, ic->pid);
-		stamp(at + ic->time);
-		printf("initcall %s+0x0/0x0 returned 0 after %lld usecs\n",
-		       ic->name, isfinite(ic->time) && ic->time > 0 ?
-		       llround(ic->time) : 0);
+		ev[m++] = (struct event){ at, rank, i, false, ic };
+		if (!ic->open)
+			ev[m++] = (struct event){ end, rank == 2 ? 0 : 1, i, true, ic };
+	}
+	qsort(ev, m, sizeof(*ev), by_time);
+	for (i = 0; i < m; i++) {
+		const struct boot_initcall *ic = ev[i].ic;
+		char *name = kd_boot_esc(ic->name);
+
+		stamp(ev[i].at);
+		if (!ev[i].ret)
+			printf("calling  %s+0x0/0x0 @ %ld\n", name, ic->pid);
+		else
+			printf("initcall %s+0x0/0x0 returned 0 after %lld usecs\n",
+			       name, isfinite(ic->time) && ic->time > 0 ?
+			       llround(ic->time) : 0);
+		free(name);
 	}
 	if (r->reached) {
 		stamp(r->end);
 		printf("Run init as init process\n");
 	}
 	free(order);
+	free(ev);
 }

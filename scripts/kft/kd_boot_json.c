@@ -24,9 +24,18 @@
  * "start" and "end" of the boot are times of the log (us since the run's
  * time base: for a boot run, the kernel's start); a phase's or an
  * initcall's "start" is since start_kernel.  A time that is not a finite
- * number is null.
+ * number is null.  "returned": false for an initcall that never did (no
+ * exit in the log: the boot hung in it); absent, true.
+ *
+ * Read back, a report must be a possible boot: times finite, 0 or more
+ * and within the 104 days a log's times are; the boot's end not before
+ * its start, and its "time" the difference; a phase, an initcall or a
+ * call in it no longer than the boot; an initcall's time off the CPU and
+ * busy-waiting no more than its time; levels 0 to 7; booleans true or
+ * false.  Else an error names the member and what is wrong.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +106,8 @@ void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,
 		num("time", ic->time, ", ");
 		num("off_cpu", ic->offcpu, ", ");
 		num("busy_wait", ic->busy, ", ");
+		if (ic->open)
+			printf("\"returned\": false, ");
 		printf("\"top_calls\": [");
 		for (k = 0; k < ic->ntop; k++) {
 			printf("%s{", k ? ", " : "");
@@ -122,6 +133,31 @@ static bool bad(struct reader *rd, const char *what)
 	return false;
 }
 
+/* A member that is there, but not a possible boot's. */
+static bool impossible(struct reader *rd, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(rd->err, rd->errlen, "%s: not a possible boot: %s", rd->path,
+		 what);
+	return false;
+}
+
+#define US_MAX	9e12	/* a log's times: 104 days (kftlog.c) */
+#define SLACK	0.002	/* two times printed to the ns, and their difference */
+
+/*
+ * A time of where (a member's place, for messages): a finite number from
+ * 0 to max; NAN if absent or null and not required.
+ */
+static bool get_time(struct reader *rd, const struct json *obj,
+		     const char *where, const char *key, bool required,
+		     double max, double *v);
+
 static bool get_num(struct reader *rd, const struct json *obj, const char *key,
 		    bool required, double *v)
 {
@@ -145,6 +181,54 @@ static bool get_num(struct reader *rd, const struct json *obj, const char *key,
 	}
 	*v = m->num;
 	return true;
+}
+
+static bool get_time(struct reader *rd, const struct json *obj,
+		     const char *where, const char *key, bool required,
+		     double max, double *v)
+{
+	if (!get_num(rd, obj, key, required, v))
+		return false;
+	if (isnan(*v))
+		return true;
+	if (*v < 0)
+		return impossible(rd, "%s\"%s\" is negative (%g us)", where, key, *v);
+	if (*v > max + SLACK)
+		return impossible(rd, "%s\"%s\" (%g us) is longer than %s (%g us)",
+				  where, key, *v, max == US_MAX ?
+				  "a log's times go (104 days)" : "the boot", max);
+	return true;
+}
+
+/* A boolean: true or false, nothing else. */
+static bool get_bool(struct reader *rd, const struct json *obj,
+		     const char *where, const char *key, bool *b)
+{
+	const struct json *m = json_get(obj, key);
+
+	if (!m || m->type != JSON_BOOL) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s\"%s\" is not true or false%s",
+			 where, key, m && m->type == JSON_STRING ?
+			 " (a string, in quotes)" : "");
+		return bad(rd, what);
+	}
+	*b = m->b;
+	return true;
+}
+
+/* An integer from lo to hi, or NAN if absent or null. */
+static bool get_int(struct reader *rd, const struct json *obj,
+		    const char *where, const char *key, double lo, double hi,
+		    double *v)
+{
+	if (!get_num(rd, obj, key, false, v))
+		return false;
+	if (isnan(*v) || (*v == floor(*v) && *v >= lo && *v <= hi))
+		return true;
+	return impossible(rd, "%s\"%s\" is %g, not a whole number from %g to %g",
+			  where, key, *v, lo, hi);
 }
 
 /* A name: a string (a copy), or null when allowed. */
@@ -179,7 +263,8 @@ static bool read_report(struct reader *rd, const struct json *root,
 			struct boot_report *r)
 {
 	const struct json *f = json_get(root, "format"), *v, *boot, *a;
-	double d;
+	double d, total;
+	char where[64];
 	uint32_t i, k;
 
 	if (!f || f->type != JSON_STRING || strcmp(f->str, "kft-boot-report"))
@@ -195,15 +280,25 @@ static bool read_report(struct reader *rd, const struct json *root,
 		r->note.times = "compensated";
 	else if (v && v->type == JSON_STRING && !strcmp(v->str, "measured"))
 		r->note.times = "measured";
+	else if (v && v->type != JSON_NULL)
+		return bad(rd, "\"times\" is not \"compensated\" or \"measured\"");
 	r->note.text = r->note_buf;
 	r->note.share = NAN;
-	if (!get_num(rd, boot, "start", true, &r->t0) ||
-	    !get_num(rd, boot, "end", true, &r->end))
+	if (!get_time(rd, boot, "the boot's ", "start", true, US_MAX, &r->t0) ||
+	    !get_time(rd, boot, "the boot's ", "end", true, US_MAX, &r->end))
 		return false;
-	v = json_get(boot, "start_kernel");
-	r->has_start = v && v->type == JSON_BOOL && v->b;
-	v = json_get(boot, "reached_user_space");
-	r->reached = v && v->type == JSON_BOOL && v->b;
+	if (r->end < r->t0)
+		return impossible(rd, "the boot's \"end\" (%g us) is before its \"start\" (%g us): the first user program before start_kernel",
+				  r->end, r->t0);
+	total = r->end - r->t0;
+	if (!get_num(rd, boot, "time", false, &d))
+		return false;
+	if (!isnan(d) && fabs(d - total) > SLACK)
+		return impossible(rd, "the boot's \"time\" (%g us) is not its \"end\" less its \"start\" (%g us)",
+				  d, total);
+	if (!get_bool(rd, boot, "the boot's ", "start_kernel", &r->has_start) ||
+	    !get_bool(rd, boot, "the boot's ", "reached_user_space", &r->reached))
+		return false;
 	a = get_array(rd, root, "phases");
 	if (!a)
 		return false;
@@ -211,11 +306,12 @@ static bool read_report(struct reader *rd, const struct json *root,
 	for (i = 0; i < a->n; i++) {
 		struct boot_phase *p = &r->phases[r->nphases];
 
+		snprintf(where, sizeof(where), "phase %u's ", i + 1);
 		if (!get_name(rd, &a->items[i], false, &p->name))
 			return false;
 		r->nphases++;
-		if (!get_num(rd, &a->items[i], "start", false, &p->start) ||
-		    !get_num(rd, &a->items[i], "time", true, &p->time))
+		if (!get_time(rd, &a->items[i], where, "start", false, total, &p->start) ||
+		    !get_time(rd, &a->items[i], where, "time", true, total, &p->time))
 			return false;
 	}
 	a = get_array(rd, root, "initcalls");
@@ -225,37 +321,45 @@ static bool read_report(struct reader *rd, const struct json *root,
 	for (i = 0; i < a->n; i++) {
 		const struct json *e = &a->items[i], *top;
 		struct boot_initcall *ic = &r->calls[r->ncalls];
+		bool returned = true;
 
+		snprintf(where, sizeof(where), "initcall %u's ", i + 1);
 		if (!get_name(rd, e, true, &ic->name))
 			return false;
 		r->ncalls++;
-		if (!get_num(rd, e, "time", true, &ic->time) ||
-		    !get_num(rd, e, "start", false, &ic->start) ||
-		    !get_num(rd, e, "off_cpu", false, &ic->offcpu) ||
-		    !get_num(rd, e, "busy_wait", false, &ic->busy) ||
-		    !get_num(rd, e, "level", false, &d))
+		if (!get_time(rd, e, where, "time", true, total, &ic->time) ||
+		    !get_time(rd, e, where, "start", false, total, &ic->start) ||
+		    !get_time(rd, e, where, "off_cpu", false, ic->time, &ic->offcpu) ||
+		    !get_time(rd, e, where, "busy_wait", false, ic->time, &ic->busy) ||
+		    !get_int(rd, e, where, "level", 0, 7, &d))
 			return false;
-		ic->level = d >= 0 && d < 1000 ? (int)d : BOOT_LEVEL_NONE;
+		ic->level = isnan(d) ? BOOT_LEVEL_NONE : (int)d;
 		v = json_get(e, "level_name");
 		if (v && v->type == JSON_STRING && !strcmp(v->str, "early"))
 			ic->level = BOOT_LEVEL_EARLY;
-		if (!get_num(rd, e, "pid", false, &d))
+		if (!get_int(rd, e, where, "pid", -1, 2147483647, &d))
 			return false;
-		ic->pid = d >= 0 && d <= 1e9 ? (long)d : -1;
+		ic->pid = isnan(d) ? -1 : (long)d;
+		if (json_get(e, "returned") &&
+		    !get_bool(rd, e, where, "returned", &returned))
+			return false;
+		ic->open = !returned;
 		top = json_get(e, "top_calls");
 		for (k = 0; top && top->type == JSON_ARRAY && k < top->n &&
 			    k < BOOT_TOP; k++) {
 			if (!get_name(rd, &top->items[k], false, &ic->top[k].name))
 				return false;
 			ic->ntop++;
-			if (!get_num(rd, &top->items[k], "time", true,
-				     &ic->top[k].time))
+			snprintf(where, sizeof(where), "initcall %u's call %u's ",
+				 i + 1, k + 1);
+			if (!get_time(rd, &top->items[k], where, "time", true,
+				      total, &ic->top[k].time))
 				return false;
 		}
 	}
-	if (!get_num(rd, root, "initcalls_after_user_space", false, &d))
+	if (!get_int(rd, root, "", "initcalls_after_user_space", 0, 4e9, &d))
 		return false;
-	r->nafter = d >= 0 && d < 4e9 ? (uint32_t)d : 0;
+	r->nafter = isnan(d) ? 0 : (uint32_t)d;
 	r->levels8 = true;
 	return true;
 }

@@ -428,10 +428,14 @@ ok $? "the outputs say the times are compensated, and the hooks' share of the tr
 # --raw is the log as if it had no Calls and Logged columns and no cost.
 awk '/^Hook cost/ { next } /^------------ / { d = 1; print; next } d && NF == 8 { NF = 6 } { print }' \
 	$fx/hooks.log > "$tmp/hooks-plain.log"
+awk '/^Hook cost/ { next } /^------------ / { d = 1; print; next } d && NF == 8 { NF = 6 } { print }' \
+	$fx/boot-hooks.log > "$tmp/boot-hooks-plain.log"
 for m in "" -c "-c -i" --folded --chrome --timeline --boot; do
+	log=$fx/hooks.log plain=$tmp/hooks-plain.log
+	[ "$m" = --boot ] && log=$fx/boot-hooks.log plain=$tmp/boot-hooks-plain.log
 	# shellcheck disable=SC2086
-	"$KD" $m "$tmp/hooks-plain.log" > "$tmp/plain.out" 2> "$tmp/plain.err" &&
-		"$KD" $m --raw $fx/hooks.log 2> "$tmp/raw.err" | grep -v '^times: \|"otherData"\|font-size="15"' > "$tmp/raw.out" &&
+	"$KD" $m "$plain" > "$tmp/plain.out" 2> "$tmp/plain.err" &&
+		"$KD" $m --raw "$log" 2> "$tmp/raw.err" | grep -v '^times: \|^KFT.s hooks: \|"otherData"\|font-size="15"' > "$tmp/raw.out" &&
 		grep -v '"displayTimeUnit"\|font-size="15"' "$tmp/plain.out" | diff -u - "$tmp/raw.out" && [ ! -s "$tmp/plain.err" ] && [ ! -s "$tmp/raw.err" ]
 	ok $? "kd ${m:-(summary)} --raw: the times of the log without the columns and the cost, as measured"
 done

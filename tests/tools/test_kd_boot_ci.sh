@@ -250,4 +250,174 @@ ok $? "--threshold without --check: usage error"
 "$KD" --boot --check --json $fx/boot.log $fx/boot.log 2> "$tmp/usage.err"
 [ $? -eq 2 ]
 ok $? "--check with --json: usage error"
+# Logs that are not exactly one boot: never one boot's numbers mixed with
+# another's.  Two boots put end to end (a serial capture of two power
+# cycles): the last is reported, the lines where each starts named.
+cat $fx/boot.log $fx/boot-new.log > "$tmp/two.log"
+"$KD" --boot --json "$tmp/two.log" > "$tmp/two.json" 2> "$tmp/two.err" &&
+	"$KD" --boot --json $fx/boot-new.log > "$tmp/new.json" &&
+	diff <(grep -v '"log"' "$tmp/two.json") <(grep -v '"log"' "$tmp/new.json") &&
+	grep -q "two.log: 2 boots in the log, their runs from lines 12 and 54: the report is of the last, from line 54" "$tmp/two.err"
+ok $? "--boot on two boots in one file: the last boot's report exactly, each boot's first line named"
+"$KD" --boot "$tmp/two.log" 2> /dev/null | diff -u - <("$KD" --boot $fx/boot-new.log) &&
+	! "$KD" --boot "$tmp/two.log" 2> /dev/null | grep -q '#[0-9]'
+ok $? "--boot on two boots: the text report is the last boot's (no level #8 and on, no doubled initcalls)"
+check 0 --min 100 $fx/boot-new.log "$tmp/two.log" && grep -q 'Within the threshold' "$tmp/check.out" &&
+	! grep -q '^  initcall dev_init  *330 ->  *660' "$tmp/check.out"
+ok $? "--check of two boots in one file: the last boot against its reference (times not added)"
+cat $fx/boot.log > "$tmp/splice.log"
+sed -n '/^------------ /,$p' $fx/boot-new.log | awk 'NR > 1 && $1 >= 4000' >> "$tmp/splice.log"
+"$KD" --boot "$tmp/splice.log" > "$tmp/splice.out" 2> "$tmp/splice.err"
+[ $? -eq 2 ] && grep -q 'not one boot' "$tmp/splice.err" && [ ! -s "$tmp/splice.out" ]
+ok $? "--boot on a log spliced from two boots (one run): exit 2, 'not one boot', the lines named"
+{ head -n 24 $fx/boot.log; sed -n '/^Kernel Instrumentation/,/^------------ /p' $fx/boot-new.log
+  sed -n '/^------------ /,$p' $fx/boot-new.log | awk 'NR > 1 && $1 >= 4000'; } > "$tmp/splice2.log"
+"$KD" --boot "$tmp/splice2.log" > "$tmp/splice2.out" 2> "$tmp/splice2.err"
+[ $? -eq 2 ] && grep -q 'no start_kernel, after another boot.s run (from line 12): a log spliced from two boots' "$tmp/splice2.err"
+ok $? "--boot on one boot's start and another's end (two runs): exit 2, both runs' lines named"
+{ head -n 11 $fx/boot.log
+  printf '%12s %12s %6s %32s %-40s %4s\n' 10 50 100 kernel_clone '__do_sys_clone+0x54' 0 60 20 100 copy_process 'kernel_clone+0x80' 0; } > "$tmp/fork.log"
+bad=0
+for m in "" --json --svg --initcall-debug; do
+	# shellcheck disable=SC2086
+	"$KD" --boot $m "$tmp/fork.log" > "$tmp/fork.out" 2> "$tmp/fork.err"
+	[ $? -eq 2 ] && grep -q 'fork.log: not a boot: none of start_kernel, .* is in the log' "$tmp/fork.err" && [ ! -s "$tmp/fork.out" ] || bad=1
+done
+[ $bad -eq 0 ]
+ok $? "--boot (text, --json, --svg, --initcall-debug) on a fork's trace: exit 2, not a boot, nothing printed"
+"$KD" --boot --diff $fx/boot.log "$tmp/fork.log" > "$tmp/fdiff.out" 2> "$tmp/fdiff.err"
+[ $? -eq 2 ] && grep -q 'not a boot' "$tmp/fdiff.err" && ! grep -q 'Boot time' "$tmp/fdiff.out"
+ok $? "--boot --diff with a fork's trace: exit 2, no 'Boot time: 7390 us -> 50 us'"
+check 2 $fx/boot.log "$tmp/fork.log" && grep -q 'not a boot' "$tmp/check.err" && ! grep -q 'PASS\|FAIL' "$tmp/check.out"
+ok $? "--check of a fork's trace: exit 2, no verdict"
+grep -v start_kernel $fx/boot.log > "$tmp/late.log"
+"$KD" --boot --diff $fx/boot.log "$tmp/late.log" > "$tmp/ldiff.out" 2> "$tmp/ldiff.err"
+[ $? -eq 2 ] && grep -q 'late.log: no start_kernel in the log' "$tmp/ldiff.err" &&
+	check 2 $fx/boot.log "$tmp/late.log" && grep -q 'no start_kernel' "$tmp/check.err" &&
+	check 2 "$tmp/late.log" $fx/boot.log && grep -q 'no start_kernel' "$tmp/check.err"
+ok $? "--diff and --check refuse a side without start_kernel (its boot time is not the boot's): exit 2"
+
+# --check against impossible references: exit 2 naming what is wrong.
+impossible() {	# impossible SED-SCRIPT WHAT
+	sed "$1" "$tmp/ref.json" > "$tmp/imp.json"
+	check 2 "$tmp/imp.json" $fx/boot.log && grep -q "imp.json: not a possible boot: $2" "$tmp/check.err" &&
+		! grep -q 'PASS\|FAIL' "$tmp/check.out"
+	ok $? "--check refuses an impossible reference: $2"
+}
+impossible 's/"name": "setup_arch", "start": 10.000, "time": 1000.000/"name": "setup_arch", "start": 10.000, "time": -5/' 'phase 2.s "time" is negative'
+impossible 's/"end": 7400.000, "time": 7390.000/"end": 1e300, "time": 1e300/' 'the boot.s "end" (1e+300 us) is longer than a log.s times go'
+impossible 's/"end": 7400.000, "time": 7390.000/"end": 5.000, "time": -5/' 'the boot.s "end" (5 us) is before its "start" (10 us): the first user program before start_kernel'
+impossible 's/"end": 7400.000, "time": 7390.000/"end": 7400.000, "time": 100/' 'the boot.s "time" (100 us) is not its "end" less its "start"'
+impossible 's/"time": 270.000/"time": 1e9/' 'initcall 2.s "time" (1e+09 us) is longer than the boot'
+impossible 's/"off_cpu": 100.000/"off_cpu": 5000/' 'initcall 2.s "off_cpu" (5000 us) is longer than'
+impossible 's/"level": 4,/"level": 9,/' 'initcall 2.s "level" is 9, not a whole number from 0 to 7'
+impossible 's/"pid": 1, "start": 4235/"pid": 1.5, "start": 4235/' 'initcall 2.s "pid" is 1.5'
+sed 's/"reached_user_space": true/"reached_user_space": "true"/' "$tmp/ref.json" > "$tmp/strbool.json"
+check 2 "$tmp/strbool.json" $fx/boot.log && grep -q '"reached_user_space" is not true or false (a string, in quotes)' "$tmp/check.err"
+ok $? "--check refuses a boolean given as a string, saying so"
+sed 's/"times": .*//' "$tmp/ref.json" | sed 's/"units": "us",/"units": "us", "times": "fast",/' > "$tmp/times.json"
+check 2 "$tmp/times.json" $fx/boot.log && grep -q '"times" is not "compensated" or "measured"' "$tmp/check.err"
+ok $? "--check refuses \"times\" that is neither compensated nor measured"
+
+# Unclear errors of the JSON reference side.
+printf '\xef\xbb\xbf' | cat - "$tmp/ref.json" > "$tmp/bom.json"
+check 0 "$tmp/bom.json" $fx/boot.log && grep -q '^PASS' "$tmp/check.out"
+ok $? "--check: a JSON reference with a byte-order mark is read (RFC 8259 lets a reader ignore it)"
+bad=0
+for v in '[{"format": "kft-boot-report"}]' '"kft-boot-report"' '42' 'true' 'null'; do
+	printf '%s\n' "$v" > "$tmp/notobj.json"
+	check 2 "$tmp/notobj.json" $fx/boot.log && grep -q 'notobj.json: not a kd --boot --json report: .*, not a JSON object' "$tmp/check.err" &&
+		! grep -q 'no KFT log data' "$tmp/check.err" || bad=1
+done
+[ $bad -eq 0 ]
+ok $? "--check: JSON that is not an object (array, string, number, boolean, null) is said to be so, not 'no KFT log data'"
+"$KD" --boot --check - - < "$tmp/ref.json" > "$tmp/dash.out" 2> "$tmp/dash.err"
+[ $? -eq 2 ] && grep -q "reads one of its files from standard input ('-'), not two" "$tmp/dash.err" && [ ! -s "$tmp/dash.out" ]
+ok $? "--check - -: both from standard input refused (exit 2)"
+check 2 - "$tmp/ref.json" - < "$tmp/ref.json" && grep -q 'not two (arguments 1 and 3)' "$tmp/check.err"
+ok $? "--check - REF -: the arguments named"
+
+# Names from a JSON reference or a log reach the terminal escaped.
+sed 's/"name": "slow_init"/"name": "slow_init\\nPASS: nothing slower beyond the threshold\\u001b[2J\\u0007\\u0085"/' "$tmp/ref.json" > "$tmp/forge.json"
+check 1 --min 100 "$tmp/forge.json" $fx/boot-new.log
+[ "$(grep -c '^PASS' "$tmp/check.out")" -eq 0 ] && ! grep -q "$(printf '\033\|\007\|\302\205')" "$tmp/check.out" &&
+	grep -qF 'slow_init\x0aPASS: nothing slower beyond the threshold\x1b[2J\x07\xc2\x85' "$tmp/check.out"
+ok $? "--check: a newline, ESC, BEL, C1 in a reference's name are escaped (\\xNN): no forged PASS line"
+"$KD" --boot --diff "$tmp/forge.json" $fx/boot-new.log > "$tmp/forge-diff.out" &&
+	[ "$(grep -c '^PASS' "$tmp/forge-diff.out")" -eq 0 ] && grep -qF 'slow_init\x0aPASS' "$tmp/forge-diff.out"
+ok $? "--boot --diff: a reference's name escaped too"
+printf 'bad\xffname\033' > "$tmp/odd"
+sed "s/slow_init do_one/$(cat "$tmp/odd") do_one/" $fx/boot.log > "$tmp/odd.log"
+"$KD" --boot "$tmp/odd.log" > "$tmp/odd.out" && ! grep -q "$(printf '\033')" "$tmp/odd.out" && grep -qF 'bad�name\x1b' "$tmp/odd.out" &&
+	"$KD" --boot --json "$tmp/odd.log" > "$tmp/odd.json" &&
+	check 0 --min 0 --threshold 0 "$tmp/odd.json" "$tmp/odd.log" && ! grep -q 'new\|-100.0%' "$tmp/check.out"
+ok $? "--boot: a log's name with a byte not UTF-8 and ESC: U+FFFD and \\x1b; its boot checks against its own --json (same names)"
+
+# An initcall that never returned (the boot hung in it): no "returned"
+# line, as the kernel prints none; the text report says so.
+awk '$4 == "do_one_initcall" && $1 == 4220 || $4 == "slow_init" { $2 = -1 } { print } $4 == "probe_hw" { exit }' $fx/boot.log |
+	awk '$4 == "do_basic_setup" || $4 == "do_initcalls" || $4 == "kernel_init_freeable" || $4 == "do_initcall_level" && $1 == 4210 { $2 = -1 } { print }' > "$tmp/hang.log"
+"$KD" --boot --initcall-debug "$tmp/hang.log" > "$tmp/hang.dmesg" &&
+	grep -q '^\[    0.004245\] calling  slow_init+0x0/0x0 @ 1$' "$tmp/hang.dmesg" && ! grep -q 'slow_init.*returned' "$tmp/hang.dmesg" &&
+	grep -q 'early_fn+0x0/0x0 returned 0 after 560 usecs' "$tmp/hang.dmesg"
+ok $? "--initcall-debug: an initcall that never returned has its 'calling' line and no 'returned' line"
+"$KD" --boot "$tmp/hang.log" | grep -q ' slow_init (never returned: running at the end of the log): ' &&
+	"$KD" --boot --json "$tmp/hang.log" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+ic = {i["name"]: i for i in r["initcalls"]}
+assert ic["slow_init"]["returned"] is False and "returned" not in ic["early_fn"], ic'
+ok $? "--boot says the initcall never returned (text; JSON \"returned\": false)"
+# Initcalls that overlap (one run inside another: a module's init from a
+# request_module()): the kernel's lines in time order.
+awk '{ print } $4 == "__const_udelay" {
+	printf "%12s %12s %6s %32s %-40s %4s\n", 4400, 15, 1, "do_one_initcall", "slow_init+0x40", 0
+	printf "%12s %12s %6s %32s %-40s %4s\n", 4401, 10, 1, "mod_init", "do_one_initcall+0x84", 0 }' $fx/boot.log > "$tmp/nested.log"
+"$KD" --boot --initcall-debug "$tmp/nested.log" > "$tmp/nested.dmesg" &&
+	awk -F'[][]' '{ t = $2 + 0; if (t < last) exit 1; last = t }' "$tmp/nested.dmesg" &&
+	grep -A3 'calling  slow_init' "$tmp/nested.dmesg" | sed -n 2,3p | grep -c mod_init | grep -qx 2
+ok $? "--initcall-debug: overlapping initcalls' lines in time order (mod_init's inside slow_init's)"
+if [ -f "$bootgraph" ]; then
+	perl "$bootgraph" "$tmp/nested.dmesg" > "$tmp/nested.svg" && python3 - "$tmp/nested.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+w = float(root.get("width", "0") or 0)
+for r in root.iter("{http://www.w3.org/2000/svg}rect"):
+    x, rw = float(r.get("x", 0)), float(r.get("width", 0))
+    assert rw >= 0 and (not w or x + rw <= w + 1), (x, rw, w)
+PY
+	ok $? "the kernel's bootgraph.pl draws overlapping initcalls inside its canvas"
+fi
+
+# Levels: names only where the log saw the eight levels.
+awk '!($4 == "do_initcall_level" && ($1 == 2610 || $1 == 3010 || $1 == 3810 || $1 == 4610 || $1 == 5410))' $fx/boot.log > "$tmp/three.log"
+"$KD" --boot "$tmp/three.log" > "$tmp/three.out" &&
+	grep -q ' #1  *slow_init' "$tmp/three.out" && grep -q ' #2  *dev_init' "$tmp/three.out" &&
+	! grep -q ' [0-7] \(pure\|core\|postcore\|arch\|subsys\|fs\|device\|late\) ' "$tmp/three.out"
+ok $? "--boot: three levels in the log: initcalls at #1 and #2, not '1 core'"
+
+# Compensation: a calibration that cannot be this log's is refused.
+sed 's/^Hook cost = .*/Hook cost = 900000.0 ns dropped, 900000.0 ns logged, 500.0 ns own/' $fx/boot-hooks.log > "$tmp/badcost.log"
+"$KD" --boot "$tmp/badcost.log" > "$tmp/badcost.out" 2> "$tmp/badcost.err" &&
+	grep -q 'KFT.s hooks took 2164501 us, more than the 7390 us boot: a calibration not of this log' "$tmp/badcost.err" &&
+	head -n 1 "$tmp/badcost.out" | grep -q '^times: as measured: ' &&
+	grep -q '^Boot: start_kernel at 10 us, first user program at 7400 us: 7390 us$' "$tmp/badcost.out" &&
+	! grep -q 'without them' "$tmp/badcost.out" && ! grep -q -- ' -[0-9]' "$tmp/badcost.out" &&
+	"$KD" --boot --json "$tmp/badcost.log" 2> /dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["times"] == "measured" and r["boot"]["time"] == 7390 and r["instrumentation"] is None, r
+assert all(p["time"] >= 0 for p in r["phases"]) and r["initcalls"][0]["time"] == 1900, r'
+ok $? "--boot: hooks longer than the boot (a calibration not of this log): refused with a warning, times as measured, none negative"
+sed -n '/^Kernel Instrumentation/,$p' $fx/boot-hooks.log > "$tmp/bh.log"
+sed -n '/^Kernel Instrumentation/,$p' $fx/hooks.log >> "$tmp/bh.log"
+"$KD" --boot "$tmp/bh.log" > "$tmp/bh.out" 2> "$tmp/bh.err" &&
+	grep -q "^KFT's hooks: 2414.000 us" "$tmp/bh.out" && grep -q '1 other run in the log (the first from line [0-9]*) is not the boot.s: left out' "$tmp/bh.err"
+ok $? "--boot: a second run in the file adds nothing to the boot's hooks (2414 us), and is said to be left out"
+
+# -m with a map that has no __initcall table: said, not 'give -m System.map'.
+printf 'ffffffff81000000 T _stext\n' > "$tmp/noinit.map"
+"$KD" --boot -m "$tmp/noinit.map" $fx/boot-inlined.log > "$tmp/noinit.out" &&
+	grep -q 'the symbols given have no __initcall\* table' "$tmp/noinit.out" && ! grep -q 'kd -m System.map' "$tmp/noinit.out"
+ok $? "--boot -m MAP without an __initcall table: says the map lacks it"
 tap_done

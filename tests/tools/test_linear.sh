@@ -60,7 +60,11 @@ for shape in plain open irq26 tasks; do
 			folded)   set -- "$B/kd" --folded "$tmp/$shape-$n.sym" ;;
 			chrome)   set -- "$B/kd" --chrome "$tmp/$shape-$n.sym" ;;
 			trace-cmd) set -- "$B/kd" --trace-cmd "$tmp/out.dat" "$tmp/$shape-$n.sym" ;;
-			boot)     set -- "$B/kd" --boot "$tmp/$shape-$n.sym" ;;
+			# A boot: its first call start_kernel (kd --boot refuses
+			# a log none of the boot's functions is in).
+			boot)     awk 'd == 1 { $4 = "start_kernel"; d = 2 } /^------------ / && !d { d = 1 } { print }' \
+					"$tmp/$shape-$n.sym" > "$tmp/$shape-$n.boot"
+				  set -- "$B/kd" --boot "$tmp/$shape-$n.boot" ;;
 			esac
 			t+=("$(cpu "$@")")
 		done
@@ -88,7 +92,9 @@ for shape in plain open tasks; do
 			chrome)   set -- "$B/kd" --chrome "$tmp/$shape-$n.hooks" ;;
 			trace-cmd) set -- "$B/kd" --trace-cmd "$tmp/out.dat" "$tmp/$shape-$n.hooks" ;;
 			timeline) set -- "$B/kd" --timeline "$tmp/$shape-$n.hooks" ;;
-			boot)     set -- "$B/kd" --boot "$tmp/$shape-$n.hooks" ;;
+			boot)     awk 'd == 1 { $4 = "start_kernel"; d = 2 } /^------------ / && !d { d = 1 } { print }' \
+					"$tmp/$shape-$n.hooks" > "$tmp/$shape-$n.boot"
+				  set -- "$B/kd" --boot "$tmp/$shape-$n.boot" ;;
 			esac
 			t+=("$(cpu "$@")")
 		done

@@ -342,6 +342,34 @@ static void usage(FILE *f)
 		"its times compensated: less (Calls-Logged)*D + Logged*L + O (>= 0).\n");
 }
 
+/* The option an output mode's getopt_long() value stands for. */
+static const char *output_name(int val)
+{
+	switch (val) {
+	case 'j': return "--json";
+	case 'I': return "--initcall-debug";
+	case 'G': return "--svg";
+	case 'T': return "--timeline";
+	case 'F': return "--folded";
+	default: return "--chrome";
+	}
+}
+
+/*
+ * An output mode (-c, --folded, ...; --diff): one at a time.  *mode is the
+ * first given; another is refused, named with it.
+ */
+static bool one_mode(const char **mode, const char *name)
+{
+	if (*mode && strcmp(*mode, name)) {
+		fprintf(stderr, "kd: %s and %s are two outputs: give one\n",
+			*mode, name);
+		return false;
+	}
+	*mode = name;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -370,7 +398,7 @@ int main(int argc, char **argv)
 			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1,
 			 .threshold = 0.10, .min_change = 1000 };
 	bool boot_opts = false;
-	const char *map = NULL, *elf = NULL;
+	const char *map = NULL, *elf = NULL, *mode = NULL;
 	struct kft_symtab st, *stp = NULL;
 	struct kft_tree t;
 	bool long_fmt = false;
@@ -400,9 +428,19 @@ int main(int argc, char **argv)
 			}
 			kd.sort = optarg[0];
 			break;
-		case 'f': kd.format = optarg; break;
+		case 'f':
+			if (!*optarg) {
+				fprintf(stderr, "kd: -f takes one or more columns, not ''\n");
+				return 2;
+			}
+			kd.format = optarg;
+			break;
 		case 'l': long_fmt = true; break;
-		case 'c': kd.tree = true; break;
+		case 'c':
+			if (!one_mode(&mode, "-c"))
+				return 2;
+			kd.tree = true;
+			break;
 		case 'i': kd.interlace = true; break;
 		case 'r': kd.running = true; break;
 		case 'm': map = optarg; break;
@@ -426,10 +464,24 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'S': kd.subtree = optarg; break;
-		case 'D': kd.diff = true; break;
+		case 'D':
+			if (!one_mode(&mode, "--diff"))
+				return 2;
+			kd.diff = true;
+			break;
 		case 'O': kd.boot = true; break;
-		case 'j': kd.output = 'J'; break;
-		case 'I': kd.output = 'i'; break;
+		case 'j':
+		case 'I':
+		case 'G':
+		case 'T':
+		case 'F':
+		case 'J':
+			if (!one_mode(&mode, output_name(opt)))
+				return 2;
+			kd.output = strchr("jJ", opt) ? (opt == 'j' ? 'J' : 'j') :
+				    opt == 'I' ? 'i' : opt == 'G' ? 's' :
+				    opt == 'T' ? 't' : 'f';
+			break;
 		case 'K': kd.check = true; break;
 		case 'H':
 			if (!threshold_arg(optarg, &kd.threshold)) {
@@ -446,14 +498,19 @@ int main(int argc, char **argv)
 			boot_opts = true;
 			break;
 		case 'R': kd.raw = true; break;
-		case 'G': kd.output = 's'; break;
-		case 'T': kd.output = 't'; break;
-		case 'F': kd.output = 'f'; break;
-		case 'J': kd.output = 'j'; break;
 		case 'h': usage(stdout); return kft_output_done("kd", 0);
 		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return kft_output_done("kd", 0);
 		default: usage(stderr); return 2;
 		}
+	}
+	if (map && elf) {
+		fprintf(stderr, "kd: -m and -e are two symbol sources: give one\n");
+		return 2;
+	}
+	if ((kd.interlace || kd.running) && !kd.tree) {
+		fprintf(stderr, "kd: %s goes with -c (call trees)\n",
+			kd.interlace ? "-i" : "-r");
+		return 2;
 	}
 	if ((kd.output == 'J' || kd.output == 'i' || kd.check || boot_opts) &&
 	    !kd.boot) {
@@ -469,12 +526,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (kd.check) {
-		if (argc - optind < 2 || (map && elf)) {
+		if (argc - optind < 2) {
 			fprintf(stderr, "kd: --boot --check takes a reference boot or more, then the boot to check\n");
 			return 2;
 		}
-	} else if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2) ||
-		   (map && elf)) {
+	} else if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2)) {
 		usage(stderr);
 		return 2;
 	}

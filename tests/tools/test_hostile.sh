@@ -395,4 +395,93 @@ grep -q "c-many.log: 20000 warnings in all" "$tmp/c-many-kd.err" &&
 	grep -q "c-many.log: further problems of the capture not shown" "$tmp/c-many-a2s.err" &&
 	[ "$(grep -c "^ *1.000 *2.000 *5 *start_kernel" "$tmp/c-many-a2s.out")" = 20000 ]
 ok $? "console capture: 20,000 dumps without end lines, each counted (20 said); every line still read"
+# --- kd: numbers that are no KFT time, columns that are no CPU ---------------
+# KFT writes times as decimal microseconds and the CPU as a number: hex, an
+# exponent, a sign, or a word there is a malformed line, named by its line
+# number and left out (exit 1), never read silently as some other number.
+printf -- '%s\n' "$hdr" \
+	'      1.000        5.000      7            f   caller    0' \
+	'      0x10        5.000      7            g   caller    0' \
+	'       1e1        5.000      7            h   caller    0' \
+	'      20.000         0x5      7            i   caller    0' \
+	'      30.000        5e0      7            j   caller    0' \
+	'      40.000        +5       7            k   caller    0' \
+	'      +50          5.000      7            l   caller    0' \
+	'      60.000        5.000      7            m   caller    x' \
+	'      70.000        5.000      7            n   caller   +1' \
+	'      80.000        5.000      7            o   caller   -1' \
+	'      90.000        5.000      7            p   caller  0x1' \
+	'     100.000        5.000      7            q   caller    1' > "$tmp/nums.log"
+for m in "" -c --chrome; do
+	run nums "$KD" $m "$tmp/nums.log"
+	[ $rc -eq 1 ] &&
+		grep -q "nums.log:3: bad entry time '0x10': not a decimal number" "$tmp/nums.err" &&
+		grep -q "nums.log:4: bad entry time '1e1'" "$tmp/nums.err" &&
+		grep -q "nums.log:5: bad duration '0x5'" "$tmp/nums.err" &&
+		grep -q "nums.log:6: bad duration '5e0'" "$tmp/nums.err" &&
+		grep -q "nums.log:7: bad duration '+5'" "$tmp/nums.err" &&
+		grep -q "nums.log:8: bad entry time '+50'" "$tmp/nums.err" &&
+		grep -q "nums.log:9: CPU column 'x' is not a CPU number; line skipped" "$tmp/nums.err" &&
+		grep -q "nums.log:10: CPU column '+1' is not a CPU number" "$tmp/nums.err" &&
+		grep -q "nums.log:11: CPU column '-1' is not a CPU number" "$tmp/nums.err" &&
+		grep -q "nums.log:12: CPU column '0x1' is not a CPU number" "$tmp/nums.err" &&
+		[ "$(grep -c 'line skipped' "$tmp/nums.err")" = 10 ] &&
+		grep -q '\bf\b' "$tmp/nums.out" && grep -q '\bq\b' "$tmp/nums.out" &&
+		! grep -q '\b[g-p]\b' "$tmp/nums.out"
+	ok $? "kd ${m:-summary}: hex, exponent and signed times, a CPU column that is no number: each line named and left out, exit 1"
+done
+
+# Two logs in one file, the second with its header but without the "Kernel
+# Instrumentation Run ID" line (the original's sample, a hand-cut log): its
+# dashed line ends the first log's data, the lines before it are its header
+# (not bad lines), and its calls are a new run, as the first log's are.
+cat $fx/kd/original-irq.log $fx/kd/original-irq.log > "$tmp/twolog.log"
+run twolog "$KD" -c "$tmp/twolog.log"
+run onelog "$KD" -c $fx/kd/original-irq.log
+[ $rc -eq 0 ] && [ ! -s "$tmp/twolog.err" ] &&
+	diff -u <(cat "$tmp/onelog.out"; tail -n +3 "$tmp/onelog.out") "$tmp/twolog.out"
+ok $? "two logs in one file, headers and all: the second header read as one, each log a run, no warning"
+# With a hook cost in the second header: its lines are compensated by it.
+{ printf -- '%s\n 0.000 1.000 5 a b 0\n\nsecond log\n' "$hdr"
+  grep -v '^Kernel Instrumentation Run ID' $fx/kd/hooks.log; } > "$tmp/twocost.log"
+run twocost "$KD" "$tmp/twocost.log"
+run onecost "$KD" $fx/kd/hooks.log
+[ $rc -eq 0 ] && grep -q "compensated" "$tmp/onecost.out" &&
+	[ "$(grep -v '^times:\|^a ' "$tmp/twocost.out" | grep -v '^-' | sort)" = "$(grep -v '^times:' "$tmp/onecost.out" | grep -v '^-' | sort)" ] &&
+	! grep -q 'line skipped' "$tmp/twocost.err"
+ok $? "a second log's header without its Run ID line: its hook cost is its calls' (lines as compensated as read alone)"
+# Lines that are no data between two runs' data, with no header after them:
+# bad lines after all, each named.
+printf -- '%s\n 1.0 2.0 5 a b 0\nsome words here and there\n 3.0 1.0 5 c a+0x1 0\n' "$hdr" > "$tmp/words.log"
+run words "$KD" "$tmp/words.log"
+[ $rc -eq 1 ] && grep -q "words.log:3: bad entry time 'some'" "$tmp/words.err"
+ok $? "a line of words among the data, no header after it: named, exit 1"
+
+# --- kd: options that contradict each other or say nothing -------------------
+for pair in "-c --folded" "--folded -c" "--chrome --svg" "--svg --timeline" "--timeline --chrome" \
+	"-c --chrome" "--diff -c" "--diff --folded" "--boot --json --svg" "--boot --json --initcall-debug"; do
+	set -- $pair
+	run modes "$KD" "$@" $fx/kd/nested.log
+	[ "$1" = --boot ] && shift
+	[ $rc -eq 2 ] && [ ! -s "$tmp/modes.out" ] &&
+		grep -q "^kd: $1 and $2 are two outputs: give one$" "$tmp/modes.err"
+	ok $? "kd $pair: refused, exit 2, both named"
+done
+run modes "$KD" --chrome --chrome $fx/kd/nested.log
+[ $rc -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/modes.out"
+ok $? "kd --chrome --chrome: one output given twice, fine"
+run fempty "$KD" -f '' $fx/kd/nested.log
+[ $rc -eq 2 ] && [ ! -s "$tmp/fempty.out" ] && grep -q "^kd: -f takes one or more columns, not ''$" "$tmp/fempty.err"
+ok $? "kd -f '': refused, exit 2"
+run fempty "$KD" -c -f '' $fx/kd/nested.log
+[ $rc -eq 2 ] && grep -q "^kd: -f takes one or more columns" "$tmp/fempty.err"
+ok $? "kd -c -f '': refused, exit 2"
+for o in -i -r; do
+	run notree "$KD" $o $fx/kd/nested.log
+	[ $rc -eq 2 ] && [ ! -s "$tmp/notree.out" ] && grep -q "^kd: $o goes with -c" "$tmp/notree.err"
+	ok $? "kd $o without -c: refused, exit 2 (it would change nothing)"
+done
+run me "$KD" -m $fx/System.map -e /nonexistent $fx/kd/nested.log
+[ $rc -eq 2 ] && grep -q "^kd: -m and -e are two symbol sources: give one$" "$tmp/me.err"
+ok $? "kd -m and -e: refused, exit 2, both named"
 tap_done

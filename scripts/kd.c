@@ -172,11 +172,15 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 		 * function ran before the kernel counted the interrupt: it
 		 * carries the interrupted task's pid, its callees -1.  A -1
 		 * call right after a task's call, called from it, marks that
-		 * one as the interrupt's.  Only such a call waits a line.
+		 * one as the interrupt's - unless its own call site is in a
+		 * call still open: that call made it, and its callees log -1
+		 * for bottom halves disabled (spin_lock_bh()) or a softirq.
+		 * Only such a call waits a line.
 		 */
 		if (have) {
 			if (next.irq && next.legacy && !next.rewound &&
-			    next.caller_fn == c.fn)
+			    next.caller_fn == c.fn &&
+			    !(wanted(kd, &c) && kft_tree_called_open(t, &c)))
 				c.irq = true;
 			add_call(kd, t, &r, &c);
 			have = false;

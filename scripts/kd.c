@@ -403,6 +403,9 @@ int main(int argc, char **argv)
 			 .threshold = 0.10, .min_change = 1000 };
 	bool boot_opts = false;
 	const char *map = NULL, *elf = NULL, *mode = NULL;
+	/* -n, -t, -s, -f or -l given: not every output has them. */
+	bool opt_n = false, opt_t = false, opt_s = false;
+	const char *opt_f = NULL;
 	struct kft_symtab st, *stp = NULL;
 	struct kft_tree t;
 	bool long_fmt = false;
@@ -418,12 +421,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			kd.top = n;
+			opt_n = true;
 			break;
 		case 't':
 			if (!kft_opt_real(optarg, 0, HUGE_VAL, &kd.min_total)) {
 				fprintf(stderr, "kd: -t takes microseconds (0 or more), not '%s'\n", optarg);
 				return 2;
 			}
+			opt_t = true;
 			break;
 		case 's':
 			if (strlen(optarg) != 1 || !strchr("Fctarslw", optarg[0])) {
@@ -431,6 +436,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			kd.sort = optarg[0];
+			opt_s = true;
 			break;
 		case 'f':
 			if (!*optarg) {
@@ -438,8 +444,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			kd.format = optarg;
+			opt_f = "-f";
 			break;
-		case 'l': long_fmt = true; break;
+		case 'l': long_fmt = true; opt_f = "-l"; break;
 		case 'c':
 			if (!one_mode(&mode, "-c"))
 				return 2;
@@ -514,6 +521,17 @@ int main(int argc, char **argv)
 	if ((kd.interlace || kd.running) && !kd.tree) {
 		fprintf(stderr, "kd: %s goes with -c (call trees)\n",
 			kd.interlace ? "-i" : "-r");
+		return 2;
+	}
+	/*
+	 * The summary's options with -c or an export (--folded, --chrome,
+	 * --svg, --timeline; --boot has -n and -t of its own): they would
+	 * change nothing, silently.  -c has -f and -l.
+	 */
+	if ((kd.tree || (kd.output && !kd.boot)) &&
+	    (opt_n || opt_t || opt_s || (opt_f && !kd.tree))) {
+		fprintf(stderr, "kd: %s goes with a summary, not with %s\n",
+			opt_n ? "-n" : opt_t ? "-t" : opt_s ? "-s" : opt_f, mode);
 		return 2;
 	}
 	if ((kd.output == 'J' || kd.output == 'i' || kd.check || boot_opts) &&

@@ -781,8 +781,11 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 			}
 			for (i = 0; i < r->npending; i++) {
 				r->lineno = r->pending[i].lineno;
+				/* (A line that starts with a number is no header's.) */
 				if (r->pending[i].text)
 					header_line(r, r->pending[i].text);
+				else
+					warn(r, r->pending[i].why);
 				free(r->pending[i].text);
 			}
 			r->npending = 0;

@@ -450,6 +450,13 @@ run onecost "$KD" $fx/kd/hooks.log
 	[ "$(grep -v '^times:\|^a ' "$tmp/twocost.out" | grep -v '^-' | sort)" = "$(grep -v '^times:' "$tmp/onecost.out" | grep -v '^-' | sort)" ] &&
 	! grep -q 'line skipped' "$tmp/twocost.err"
 ok $? "a second log's header without its Run ID line: its hook cost is its calls' (lines as compensated as read alone)"
+# A line that starts with a number before the second header is no header's.
+{ printf -- '%s\n 0.000 1.000 5 a b 0\n 0x10 1.000 5 c a+0x1 0\n' "$hdr"
+  grep -v '^Kernel Instrumentation Run ID' $fx/kd/hooks.log; } > "$tmp/twobad.log"
+run twobad "$KD" "$tmp/twobad.log"
+[ $rc -eq 1 ] && grep -q "twobad.log:3: bad entry time '0x10'" "$tmp/twobad.err" &&
+	[ "$(grep -c 'line skipped' "$tmp/twobad.err")" = 1 ]
+ok $? "a malformed data line just before a second header: still named, exit 1"
 # Lines that are no data between two runs' data, with no header after them:
 # bad lines after all, each named.
 printf -- '%s\n 1.0 2.0 5 a b 0\nsome words here and there\n 3.0 1.0 5 c a+0x1 0\n' "$hdr" > "$tmp/words.log"
@@ -481,6 +488,18 @@ for o in -i -r; do
 	[ $rc -eq 2 ] && [ ! -s "$tmp/notree.out" ] && grep -q "^kd: $o goes with -c" "$tmp/notree.err"
 	ok $? "kd $o without -c: refused, exit 2 (it would change nothing)"
 done
+# The summary's options where they would change nothing.
+for c in "-c -n 3:-n:-c" "-s l -c:-s:-c" "-c -t 5:-t:-c" "--folded -f Fc:-f:--folded" \
+	"--chrome -l:-l:--chrome" "--svg -n 2:-n:--svg" "--timeline -s c:-s:--timeline"; do
+	IFS=: read -r args opt with <<< "$c"
+	run summ "$KD" $args $fx/kd/nested.log
+	[ $rc -eq 2 ] && [ ! -s "$tmp/summ.out" ] &&
+		grep -q "^kd: $opt goes with a summary, not with $with$" "$tmp/summ.err"
+	ok $? "kd $args: refused, exit 2 ($opt changes nothing there)"
+done
+run summ "$KD" -c -l -f etl $fx/kd/nested.log
+[ $rc -eq 0 ] && grep -q '^ Entry' "$tmp/summ.out"
+ok $? "kd -c -l / -f: the tree's columns, taken"
 run me "$KD" -m $fx/System.map -e /nonexistent $fx/kd/nested.log
 [ $rc -eq 2 ] && grep -q "^kd: -m and -e are two symbol sources: give one$" "$tmp/me.err"
 ok $? "kd -m and -e: refused, exit 2, both named"

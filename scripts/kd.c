@@ -173,11 +173,15 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 		 * function ran before the kernel counted the interrupt: it
 		 * carries the interrupted task's pid, its callees -1.  A -1
 		 * call right after a task's call, called from it, marks that
-		 * one as the interrupt's.  Only such a call waits a line.
+		 * one as the interrupt's - unless its own call site is in a
+		 * call still open: that call made it, and its callees log -1
+		 * for bottom halves disabled (spin_lock_bh()) or a softirq.
+		 * Only such a call waits a line.
 		 */
 		if (have) {
 			if (next.irq && next.legacy && !next.rewound &&
-			    next.caller_fn == c.fn)
+			    next.caller_fn == c.fn &&
+			    !(wanted(kd, &c) && kft_tree_called_open(t, &c)))
 				c.irq = true;
 			add_call(kd, t, &r, &c);
 			have = false;
@@ -347,6 +351,34 @@ static void usage(FILE *f)
 		"its times compensated: less (Calls-Logged)*D + Logged*L + O (>= 0).\n");
 }
 
+/* The option an output mode's getopt_long() value stands for. */
+static const char *output_name(int val)
+{
+	switch (val) {
+	case 'j': return "--json";
+	case 'I': return "--initcall-debug";
+	case 'G': return "--svg";
+	case 'T': return "--timeline";
+	case 'F': return "--folded";
+	default: return "--chrome";
+	}
+}
+
+/*
+ * An output mode (-c, --folded, ...; --diff): one at a time.  *mode is the
+ * first given; another is refused, named with it.
+ */
+static bool one_mode(const char **mode, const char *name)
+{
+	if (*mode && strcmp(*mode, name)) {
+		fprintf(stderr, "kd: %s and %s are two outputs: give one\n",
+			*mode, name);
+		return false;
+	}
+	*mode = name;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -376,7 +408,11 @@ int main(int argc, char **argv)
 			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1,
 			 .threshold = 0.10, .min_change = 1000 };
 	bool boot_opts = false;
-	const char *map = NULL, *elf = NULL, *tracecmd = NULL;
+	const char *map = NULL, *elf = NULL, *mode = NULL;
+	const char *tracecmd = NULL;
+	/* -n, -t, -s, -f or -l given: not every output has them. */
+	bool opt_n = false, opt_t = false, opt_s = false;
+	const char *opt_f = NULL;
 	struct kft_symtab st, *stp = NULL;
 	struct kft_tree t;
 	bool long_fmt = false;
@@ -392,12 +428,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			kd.top = n;
+			opt_n = true;
 			break;
 		case 't':
 			if (!kft_opt_real(optarg, 0, HUGE_VAL, &kd.min_total)) {
 				fprintf(stderr, "kd: -t takes microseconds (0 or more), not '%s'\n", optarg);
 				return 2;
 			}
+			opt_t = true;
 			break;
 		case 's':
 			if (strlen(optarg) != 1 || !strchr("Fctarslw", optarg[0])) {
@@ -405,10 +443,22 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			kd.sort = optarg[0];
+			opt_s = true;
 			break;
-		case 'f': kd.format = optarg; break;
-		case 'l': long_fmt = true; break;
-		case 'c': kd.tree = true; break;
+		case 'f':
+			if (!*optarg) {
+				fprintf(stderr, "kd: -f takes one or more columns, not ''\n");
+				return 2;
+			}
+			kd.format = optarg;
+			opt_f = "-f";
+			break;
+		case 'l': long_fmt = true; opt_f = "-l"; break;
+		case 'c':
+			if (!one_mode(&mode, "-c"))
+				return 2;
+			kd.tree = true;
+			break;
 		case 'i': kd.interlace = true; break;
 		case 'r': kd.running = true; break;
 		case 'm': map = optarg; break;
@@ -432,10 +482,24 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'S': kd.subtree = optarg; break;
-		case 'D': kd.diff = true; break;
+		case 'D':
+			if (!one_mode(&mode, "--diff"))
+				return 2;
+			kd.diff = true;
+			break;
 		case 'O': kd.boot = true; break;
-		case 'j': kd.output = 'J'; break;
-		case 'I': kd.output = 'i'; break;
+		case 'j':
+		case 'I':
+		case 'G':
+		case 'T':
+		case 'F':
+		case 'J':
+			if (!one_mode(&mode, output_name(opt)))
+				return 2;
+			kd.output = strchr("jJ", opt) ? (opt == 'j' ? 'J' : 'j') :
+				    opt == 'I' ? 'i' : opt == 'G' ? 's' :
+				    opt == 'T' ? 't' : 'f';
+			break;
 		case 'K': kd.check = true; break;
 		case 'H':
 			if (!threshold_arg(optarg, &kd.threshold)) {
@@ -452,15 +516,36 @@ int main(int argc, char **argv)
 			boot_opts = true;
 			break;
 		case 'R': kd.raw = true; break;
-		case 'G': kd.output = 's'; break;
-		case 'T': kd.output = 't'; break;
-		case 'F': kd.output = 'f'; break;
-		case 'J': kd.output = 'j'; break;
-		case 'X': kd.output = 'c'; tracecmd = optarg; break;
+		case 'X':
+			if (!one_mode(&mode, "--trace-cmd"))
+				return 2;
+			kd.output = 'c';
+			tracecmd = optarg;
+			break;
 		case 'h': usage(stdout); return kft_output_done("kd", 0);
 		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return kft_output_done("kd", 0);
 		default: usage(stderr); return 2;
 		}
+	}
+	if (map && elf) {
+		fprintf(stderr, "kd: -m and -e are two symbol sources: give one\n");
+		return 2;
+	}
+	if ((kd.interlace || kd.running) && !kd.tree) {
+		fprintf(stderr, "kd: %s goes with -c (call trees)\n",
+			kd.interlace ? "-i" : "-r");
+		return 2;
+	}
+	/*
+	 * The summary's options with -c or an export (--folded, --chrome,
+	 * --svg, --timeline; --boot has -n and -t of its own): they would
+	 * change nothing, silently.  -c has -f and -l.
+	 */
+	if ((kd.tree || (kd.output && !kd.boot)) &&
+	    (opt_n || opt_t || opt_s || (opt_f && !kd.tree))) {
+		fprintf(stderr, "kd: %s goes with a summary, not with %s\n",
+			opt_n ? "-n" : opt_t ? "-t" : opt_s ? "-s" : opt_f, mode);
+		return 2;
 	}
 	if ((kd.output == 'J' || kd.output == 'i' || kd.check || boot_opts) &&
 	    !kd.boot) {
@@ -480,12 +565,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (kd.check) {
-		if (argc - optind < 2 || (map && elf)) {
+		if (argc - optind < 2) {
 			fprintf(stderr, "kd: --boot --check takes a reference boot or more, then the boot to check\n");
 			return 2;
 		}
-	} else if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2) ||
-		   (map && elf)) {
+	} else if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2)) {
 		usage(stderr);
 		return 2;
 	}

@@ -329,6 +329,7 @@ static bool inlined_call(const struct kft_tree *t, int32_t i, uint32_t want)
  */
 static int32_t call_site_parent(struct kft_tree *t, const struct kft_call *c,
 				int32_t cpu, struct kft_stack *own,
+				struct kft_stack *running,
 				int32_t parent, struct kft_stack **dest,
 				bool *foreign)
 {
@@ -353,6 +354,19 @@ static int32_t call_site_parent(struct kft_tree *t, const struct kft_call *c,
 		*dest = irq;
 		return irq->idx[x];
 	}
+	/*
+	 * In the original's logs, a -1 call made by the task's code: a
+	 * softirq's handler from the __do_softirq() the task ran (from
+	 * local_bh_enable(), or from an irq_exit() the log does not show),
+	 * a call with bottom halves disabled.  It stays on the interrupt
+	 * stack, as its callees do.
+	 */
+	if (c->irq && c->legacy && running && running != own) {
+		x = find_open(t, running, want);
+		if (x >= 0 && (k < 0 || t->nodes[running->idx[x]].c.entry >
+				t->nodes[own->idx[k]].c.entry))
+			return running->idx[x];
+	}
 	if (k >= 0) {
 		uint32_t j;
 
@@ -365,10 +379,52 @@ static int32_t call_site_parent(struct kft_tree *t, const struct kft_call *c,
 				close_node(t, own->idx[--own->n]);
 		return own->idx[k];
 	}
-	if (parent >= 0 && (is_logged(t, want) ||
+	/*
+	 * In the original's logs, where the call site cannot say (a caller
+	 * the log never shows: entry code, irq_exit() there), as the
+	 * original kd did: a block of its own.
+	 */
+	if (parent >= 0 && (is_logged(t, want) || c->legacy ||
 			    (irq && t->irq_last[cpu] && !irq->n)))
 		*foreign = true;
 	return parent;
+}
+
+/*
+ * Does c's call site lie in a call open at its entry in its context: its
+ * task's calls, or its CPU's interrupt's (c not yet added)?  Read only: the
+ * calls that ended before c are skipped, not closed.
+ */
+static bool open_in(const struct kft_tree *t, const struct kft_stack *s,
+		    const struct kft_call *c)
+{
+	uint32_t k, low = s->n > SEARCH_MAX ? s->n - SEARCH_MAX : 0;
+
+	for (k = s->n; k > low; k--) {
+		const struct kft_node *n = &t->nodes[s->idx[k - 1]];
+
+		if (n->end > c->entry + EPS && n->c.fn == c->caller_fn)
+			return true;
+	}
+	return false;
+}
+
+bool kft_tree_called_open(struct kft_tree *t, const struct kft_call *c)
+{
+	int32_t cpu = c->cpu < 0 ? 0 : c->cpu;
+	uint32_t h;
+
+	if (c->caller_fn == KFT_CALLER_UNKNOWN)
+		return false;
+	if ((uint32_t)cpu < t->ncpus && open_in(t, &t->irq[cpu], c))
+		return true;
+	if (c->irq || !t->task_nslots)
+		return false;
+	h = task_hash(task_key(c), t->task_nslots);
+	for (; t->task_slots[h]; h = (h + 1) & (t->task_nslots - 1))
+		if (t->task_keys[t->task_slots[h] - 1] == task_key(c))
+			return open_in(t, &t->task_stacks[t->task_slots[h] - 1], c);
+	return false;
 }
 
 void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
@@ -408,7 +464,24 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 		 */
 		own_tree = !own->n;
 		parent = own->n ? top(own) : (running ? top(running) : -1);
-		if (!own->n && c->legacy)
+		/*
+		 * Unless, in the original's logs (-1: in_interrupt()), its
+		 * call site is in the running task's open call: that call
+		 * made it, with bottom halves disabled (spin_lock_bh()), or
+		 * running softirqs (local_bh_enable()); whatever its pid says.
+		 * (In this KFT's, -1 is !in_task(): an interrupt's first call
+		 * is made by the entry code, never by the task's.)
+		 */
+		if (!own->n && running && c->legacy &&
+		    c->caller_fn != KFT_CALLER_UNKNOWN) {
+			int64_t k = find_open(t, running, c->caller_fn);
+
+			if (k >= 0) {
+				own_tree = false;
+				parent = running->idx[k];
+			}
+		}
+		if (own_tree && c->legacy)
 			parent = -1;
 	} else {
 		task = task_index(t, task_key(c));
@@ -437,7 +510,8 @@ void kft_tree_add(struct kft_tree *t, const struct kft_call *c)
 	}
 	dest = own;
 	if (!own_tree)
-		parent = call_site_parent(t, c, cpu, own, parent, &dest, &foreign);
+		parent = call_site_parent(t, c, cpu, own, running, parent,
+					  &dest, &foreign);
 	/* Someone else's call: a tree of its own, as an interrupt is. */
 	if (foreign && c->legacy)
 		parent = -1;

@@ -4,7 +4,9 @@
  * and a call's caller is the innermost open call of the same task whose
  * function its call site is in (see calltree.c); a call in interrupt
  * context (pid -1) nests in whatever was running on its CPU, a tree of
- * its own, and so does a call that no open call made.
+ * its own, and so does a call that no open call made.  In the original's
+ * logs (-1: in_interrupt(), bottom halves disabled too) a -1 call whose
+ * call site is in the running task's open call is that call's callee.
  * Time other tasks ran on the CPU inside a call is counted as off-CPU, and
  * so is the context switch function's own time: a task that calls it is
  * switched out until it returns.  In a log filtered by duration the other
@@ -81,6 +83,11 @@ void kft_tree_init(struct kft_tree *t,
 		   void (*on_close)(void *, struct kft_tree *, int32_t),
 		   void *priv);
 void kft_tree_add(struct kft_tree *t, const struct kft_call *c);
+/*
+ * Does c's call site lie in a call still open at its entry, in its task or
+ * its CPU's interrupt (c is next to be added)?  Then that call made it.
+ */
+bool kft_tree_called_open(struct kft_tree *t, const struct kft_call *c);
 /* A closed call's node is no longer needed: reuse it. */
 void kft_tree_release(struct kft_tree *t, int32_t node);
 void kft_tree_finish(struct kft_tree *t);	/* close every open call */

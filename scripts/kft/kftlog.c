@@ -166,6 +166,8 @@ void kft_log_close(struct kft_log_reader *r)
 	r->buf = NULL;
 	free(r->sites);
 	r->sites = NULL;
+	free(r->pending);
+	r->pending = NULL;
 }
 
 void kft_log_warn(struct kft_log_reader *r, const char *what)
@@ -182,7 +184,7 @@ static void warn(struct kft_log_reader *r, const char *what)
 {
 	r->skipped++;
 	if (r->warnings < WARN_MAX) {
-		char msg[128];
+		char msg[256];
 
 		snprintf(msg, sizeof(msg), "%s; line skipped", what);
 		kft_log_warn(r, msg);
@@ -201,8 +203,9 @@ static void warn(struct kft_log_reader *r, const char *what)
  * A number of microseconds: digits, optionally a fraction, or -1/-2.  The
  * usual forms are parsed by hand (strtod() was a fifth of kd's time):
  * digits and up to 9 decimals as one exact integer over an exact power of
- * ten, a division IEEE rounds as strtod() would.  Anything else goes to
- * strtod().
+ * ten, a division IEEE rounds as strtod() would.  Longer ones go to
+ * strtod(); anything else (hex, an exponent, a sign, inf) is no time KFT
+ * writes.
  */
 static bool parse_us(const char *tok, double *v)
 {
@@ -227,6 +230,17 @@ static bool parse_us(const char *tok, double *v)
 			*v = -*v;
 		return true;
 	}
+	/* Longer, but decimal all the same: no exponent, no hex, no sign. */
+	p = tok + (*tok == '-');
+	if (*p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	if (*p)
+		return false;
 	errno = 0;
 	*v = strtod(tok, &end);
 	return !errno && !*end && end != tok && isfinite(*v) && fabs(*v) < US_MAX;
@@ -533,6 +547,53 @@ static void inner_calls(struct kft_log_reader *r, const char *calls_tok,
 	}
 }
 
+/*
+ * Lines in a log's data that are no data lines wait, a few of them, for
+ * what follows: more data (they were bad lines: each is a warning), or a
+ * dashed header line (they were another log's header, put after this one
+ * without its "Kernel Instrumentation Run ID" line: read as its header).
+ */
+#define PENDING_MAX	64
+
+static void flush_pending(struct kft_log_reader *r)
+{
+	unsigned long lineno = r->lineno;
+	uint32_t i;
+
+	for (i = 0; i < r->npending; i++) {
+		r->lineno = r->pending[i].lineno;
+		warn(r, r->pending[i].why);
+		free(r->pending[i].text);
+	}
+	r->npending = 0;
+	r->lineno = lineno;
+}
+
+/* The line just read waits; text, its copy or NULL, is the pending's. */
+static void add_pending(struct kft_log_reader *r, char *text)
+{
+	struct kft_pending *p;
+
+	if (r->npending == PENDING_MAX)
+		flush_pending(r);
+	if (!r->pending)
+		r->pending = xcalloc(PENDING_MAX, sizeof(*r->pending));
+	p = &r->pending[r->npending++];
+	p->lineno = r->lineno;
+	snprintf(p->why, sizeof(p->why), "%s", r->why);
+	p->text = text;
+}
+
+/* Why the line just read is no data line: fmt with tok (or NULL) in it. */
+static void fail(struct kft_log_reader *r, const char *fmt, const char *tok)
+{
+	snprintf(r->why, sizeof(r->why), fmt, tok);
+}
+
+/*
+ * A data line, into c; false for a line that is none, r->why saying what
+ * is wrong with it (empty for a blank line).
+ */
 static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 		      struct kft_call *c)
 {
@@ -541,19 +602,21 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 	bool columns = false;
 	int64_t pid;
 
+	r->why[0] = '\0';
+
 	/* A NUL before the line's end would hide what follows it. */
 	if (n < 9 ? stop != line + len : !!memchr(stop, '\0', line + len - stop)) {
-		warn(r, "NUL byte in the line");
+		fail(r, "NUL byte in the line", NULL);
 		return false;
 	}
 	if (!n)
 		return false;
 	if (n < 5) {
-		warn(r, "fewer than 5 columns");
+		fail(r, "fewer than 5 columns", NULL);
 		return false;
 	}
 	if (!parse_us(tok[0], &c->entry) || c->entry < 0) {
-		warn(r, "bad entry time");
+		fail(r, "bad entry time '%.40s': not a decimal number of microseconds", tok[0]);
 		return false;
 	}
 	if (!r->decimals && strchr(tok[0], '.'))
@@ -561,7 +624,7 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 	if (!parse_us(tok[1], &c->delta) ||
 	    (c->delta < 0 && c->delta != KFT_DELTA_OPEN &&
 	     c->delta != KFT_DELTA_STACK)) {
-		warn(r, "bad duration");
+		fail(r, "bad duration '%.40s': not a decimal number of microseconds, -1 or -2", tok[1]);
 		return false;
 	}
 	c->cpu = -1;
@@ -570,12 +633,12 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 		*dot = '\0';
 		c->cpu = parse_cpu(dot + 1);
 		if (c->cpu < 0) {
-			warn(r, "bad CPU after the pid");
+			fail(r, "bad CPU after the pid '%.40s'", dot + 1);
 			return false;
 		}
 	}
 	if (!parse_int(tok[2], -1, INT32_MAX, &pid)) {
-		warn(r, "bad pid");
+		fail(r, "bad pid '%.40s'", tok[2]);
 		return false;
 	}
 	c->pid = pid;
@@ -589,14 +652,15 @@ static bool data_line(struct kft_log_reader *r, char *line, size_t len,
 		 */
 		int32_t cpu = parse_cpu(tok[5]);
 
-		if (cpu >= 0) {
-			c->cpu = cpu;
-		} else if (*tok[5] >= '0' && *tok[5] <= '9') {
-			warn(r, "CPU number out of range");
+		if (cpu < 0) {
+			fail(r, !tok[5][strspn(tok[5], "0123456789")] ?
+			     "CPU number out of range: '%.40s' (0 to 65535)" :
+			     "CPU column '%.40s' is not a CPU number", tok[5]);
 			return false;
 		}
+		c->cpu = cpu;
 		/* Words that are no numbers are not Calls and Logged. */
-		columns = n >= 8 && cpu >= 0 && numeric(tok[6]) &&
+		columns = n >= 8 && numeric(tok[6]) &&
 			  numeric(tok[7]);
 		if (columns)
 			inner_calls(r, tok[6], tok[7], c);
@@ -658,6 +722,7 @@ static bool console_line(struct kft_log_reader *r, char **line, size_t *len)
 	case KFT_CONSOLE_LINE:
 		return true;
 	case KFT_CONSOLE_BEGIN:		/* a log's header follows */
+		flush_pending(r);
 		end_log(r);
 		r->in_data = false;
 		/* fall through */
@@ -672,9 +737,20 @@ static bool console_line(struct kft_log_reader *r, char **line, size_t *len)
 	return !r->console.seen;	/* a capture's other lines: the kernel's */
 }
 
+/* A line of a log's header: its text base, its hook cost, its end. */
+static void header_line(struct kft_log_reader *r, const char *line)
+{
+	int64_t bias = r->st ? r->st->bias : 0;
+
+	hook_cost_line(r, line);
+	if (kft_log_header_line(line, r->st))
+		r->in_data = r->seen_data = true;
+	if (r->st && r->st->bias != bias)
+		r->sites_gen++;	/* addresses name other functions */
+}
+
 bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 {
-	int64_t bias;
 	ssize_t got;
 	size_t len;
 	char *line;
@@ -685,27 +761,64 @@ bool kft_log_next(struct kft_log_reader *r, struct kft_call *c)
 		if (!console_line(r, &line, &len))
 			continue;
 		if (starts_log(line)) {
+			flush_pending(r);	/* this log's bad lines */
 			/* Another log's header: its own text base and cost. */
 			end_log(r);
 			r->in_data = false;
 			r->new_log = true;
 		}
+		if (r->in_data && !strncmp(line, "--------", 8)) {
+			/*
+			 * After data, another log's header: the lines since
+			 * the data.  Before any, still this one's.
+			 */
+			unsigned long lineno = r->lineno;
+			uint32_t i;
+
+			if (r->log_data) {
+				end_log(r);
+				r->new_log = true;
+			}
+			for (i = 0; i < r->npending; i++) {
+				r->lineno = r->pending[i].lineno;
+				/* (A line that starts with a number is no header's.) */
+				if (r->pending[i].text)
+					header_line(r, r->pending[i].text);
+				else
+					warn(r, r->pending[i].why);
+				free(r->pending[i].text);
+			}
+			r->npending = 0;
+			r->lineno = lineno;
+			continue;
+		}
 		if (r->in_data) {
+			const char *q = blanks(line);
+			/* A header's line starts with a word, a data line not. */
+			char *text = NULL;
+
+			if (*q && (*q < '0' || *q > '9') &&
+			    !memchr(line, '\0', len)) {
+				text = xmalloc(len + 1);
+				memcpy(text, line, len + 1);
+			}
 			if (data_line(r, line, len, c)) {
+				free(text);
+				flush_pending(r);
 				check_order(r, c);
 				return true;
 			}
+			if (r->why[0])
+				add_pending(r, text);
+			else
+				free(text);
 			continue;
 		}
 		if (memchr(line, '\0', len))
 			continue;	/* a header line: nothing to misread */
-		hook_cost_line(r, line);
-		bias = r->st ? r->st->bias : 0;
-		if (kft_log_header_line(line, r->st))
-			r->in_data = r->seen_data = true;
-		if (r->st && r->st->bias != bias)
-			r->sites_gen++;	/* addresses name other functions */
+		header_line(r, line);
 	}
+	flush_pending(r);
 	if (ferror(r->f)) {
 		fprintf(stderr, "%s: %s\n", r->path, strerror(errno));
 		r->failed = true;

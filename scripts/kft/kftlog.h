@@ -95,6 +95,13 @@ struct kft_site_fn {
 	uint32_t gen;			/* valid while the reader's */
 };
 
+/* A line of a log's data that is none, until what follows says what it is. */
+struct kft_pending {
+	unsigned long lineno;
+	char *text;			/* the line, if it may be a header's */
+	char why[192];			/* what is wrong with it as data */
+};
+
 struct kft_log_reader {
 	FILE *f;
 	const char *path;
@@ -128,6 +135,9 @@ struct kft_log_reader {
 	struct kft_console console;	/* a console capture's dump */
 	struct kft_site_fn *sites;	/* caller names by call site, cached */
 	uint32_t sites_gen;		/* new symbol table offset: new cache */
+	char why[192];			/* the last line that is no data line */
+	struct kft_pending *pending;	/* such lines since the last data */
+	uint32_t npending;
 	char *buf;
 	size_t cap;
 };
@@ -139,7 +149,9 @@ void kft_log_open(struct kft_log_reader *r, FILE *f, const char *path,
  * give the symbol table its KASLR offset, and the log its hook cost); a
  * line that starts another log's header ("Kernel Instrumentation Run
  * ID") ends this one's data, and its first call starts a new run
- * (kft_call.rewound).  In a console capture, all but the lines kft_dump=
+ * (kft_call.rewound); so does a dashed header line among the data (a log
+ * put after another without that line), the lines since the last data
+ * line then read as its header.  In a console capture, all but the lines kft_dump=
  * printed are skipped (console.h).  A malformed line is a warning with
  * its line number, and is skipped; so is a line with a NUL byte, a time
  * that is not finite or beyond 104 days, or a CPU beyond 65535.  Calls

@@ -43,7 +43,9 @@
  * Interrupt context: a call in it has the hardirq flag and the pid of the
  * task it interrupted (as ftrace records it), 0 if kd knows of none; a
  * task's call in an interrupt's tree (the softirqs an interrupt runs on
- * its way out, logged with the task's pid) has the softirq flag.
+ * its way out, logged with the task's pid) has the softirq flag.  A call
+ * kd puts in a task's tree is the task's, whatever its log says (the
+ * original KFT logged -1 for calls made with bottom halves disabled).
  * Depth: within kd's trees, as kd -c shows them (an interrupt's calls
  * from 0).  Linear: the events are sorted by a radix sort.
  */
@@ -474,8 +476,13 @@ static size_t tc_record(const struct tc_calls *tc, const struct kft_tree *t,
 	}
 	memset(r, 0, 40);
 	le(r, e->kind == EV_ENTRY ? TC_ID_ENTRY : TC_ID_EXIT, 2);
-	r[2] = n->c.irq ? TC_FLAG_HARDIRQ | TC_FLAG_IRQS_OFF :
-	       t->nodes[n->tree].c.irq ? TC_FLAG_SOFTIRQ : 0;
+	/* In a task's tree an interrupt-context call is the task's (the
+	 * original KFT's -1 under spin_lock_bh(): kd -c nests it so). */
+	if (!t->nodes[n->tree].c.irq)
+		r[2] = 0;
+	else
+		r[2] = n->c.irq ? TC_FLAG_HARDIRQ | TC_FLAG_IRQS_OFF :
+		       TC_FLAG_SOFTIRQ;
 	le(r + 4, (uint32_t)tc->pid[e->node], 4);
 	le(r + 8, fn_addr(n->c.fn), 8);
 	le(r + 16, tc->depth[e->node], 4);

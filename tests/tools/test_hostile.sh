@@ -498,7 +498,7 @@ ok $? "sym2addr -e: a symbol named '__initcall' alone is no entry (it was read p
 run ic-a2s "$A2S" -e "$tmp/initcall.o" $fx/raw.log
 [ $rc -eq 0 ]
 ok $? "addr2sym -e: the same ELF"
-run ic-kd "$KD" --boot -e "$tmp/initcall.o" $fx/raw.log
+run ic-kd "$KD" --boot -e "$tmp/initcall.o" $fx/kd/boot.log
 [ $rc -le 1 ]
 ok $? "kd --boot -e: the same ELF"
 printf 'ffffffff81000000 T _text\nffffffff81001000 T start_kernel\nffffffff81002000 d __initcall_start\nffffffff81002008 d __initcall\nffffffff81002010 d __initcall_\nffffffff81002018 d __initcall__\nffffffff81002020 d __initcall__kmod_\nffffffff81002028 d __initcall_end\n' > "$tmp/ic.map"
@@ -603,4 +603,112 @@ run mkr-stdout sh -c "'$MKR' - - < '$tmp/k.conf'"
 [ $rc -eq 0 ] && grep -q '"trigger start entry start_kernel\\n"' "$tmp/mkr-stdout.out" && [ ! -e ./- ]
 ok $? "mkkftrun - -: standard input to standard output (it wrote a file named '-')"
 
+# --- kd: numbers that are no KFT time, columns that are no CPU ---------------
+# KFT writes times as decimal microseconds and the CPU as a number: hex, an
+# exponent, a sign, or a word there is a malformed line, named by its line
+# number and left out (exit 1), never read silently as some other number.
+printf -- '%s\n' "$hdr" \
+	'      1.000        5.000      7            f   caller    0' \
+	'      0x10        5.000      7            g   caller    0' \
+	'       1e1        5.000      7            h   caller    0' \
+	'      20.000         0x5      7            i   caller    0' \
+	'      30.000        5e0      7            j   caller    0' \
+	'      40.000        +5       7            k   caller    0' \
+	'      +50          5.000      7            l   caller    0' \
+	'      60.000        5.000      7            m   caller    x' \
+	'      70.000        5.000      7            n   caller   +1' \
+	'      80.000        5.000      7            o   caller   -1' \
+	'      90.000        5.000      7            p   caller  0x1' \
+	'     100.000        5.000      7            q   caller    1' > "$tmp/nums.log"
+for m in "" -c --chrome; do
+	run nums "$KD" $m "$tmp/nums.log"
+	[ $rc -eq 1 ] &&
+		grep -q "nums.log:3: bad entry time '0x10': not a decimal number" "$tmp/nums.err" &&
+		grep -q "nums.log:4: bad entry time '1e1'" "$tmp/nums.err" &&
+		grep -q "nums.log:5: bad duration '0x5'" "$tmp/nums.err" &&
+		grep -q "nums.log:6: bad duration '5e0'" "$tmp/nums.err" &&
+		grep -q "nums.log:7: bad duration '+5'" "$tmp/nums.err" &&
+		grep -q "nums.log:8: bad entry time '+50'" "$tmp/nums.err" &&
+		grep -q "nums.log:9: CPU column 'x' is not a CPU number; line skipped" "$tmp/nums.err" &&
+		grep -q "nums.log:10: CPU column '+1' is not a CPU number" "$tmp/nums.err" &&
+		grep -q "nums.log:11: CPU column '-1' is not a CPU number" "$tmp/nums.err" &&
+		grep -q "nums.log:12: CPU column '0x1' is not a CPU number" "$tmp/nums.err" &&
+		[ "$(grep -c 'line skipped' "$tmp/nums.err")" = 10 ] &&
+		grep -q '\bf\b' "$tmp/nums.out" && grep -q '\bq\b' "$tmp/nums.out" &&
+		! grep -q '\b[g-p]\b' "$tmp/nums.out"
+	ok $? "kd ${m:-summary}: hex, exponent and signed times, a CPU column that is no number: each line named and left out, exit 1"
+done
+
+# Two logs in one file, the second with its header but without the "Kernel
+# Instrumentation Run ID" line (the original's sample, a hand-cut log): its
+# dashed line ends the first log's data, the lines before it are its header
+# (not bad lines), and its calls are a new run, as the first log's are.
+cat $fx/kd/original-irq.log $fx/kd/original-irq.log > "$tmp/twolog.log"
+run twolog "$KD" -c "$tmp/twolog.log"
+run onelog "$KD" -c $fx/kd/original-irq.log
+[ $rc -eq 0 ] && [ ! -s "$tmp/twolog.err" ] &&
+	diff -u <(cat "$tmp/onelog.out"; tail -n +3 "$tmp/onelog.out") "$tmp/twolog.out"
+ok $? "two logs in one file, headers and all: the second header read as one, each log a run, no warning"
+# With a hook cost in the second header: its lines are compensated by it.
+{ printf -- '%s\n 0.000 1.000 5 a b 0\n\nsecond log\n' "$hdr"
+  grep -v '^Kernel Instrumentation Run ID' $fx/kd/hooks.log; } > "$tmp/twocost.log"
+run twocost "$KD" "$tmp/twocost.log"
+run onecost "$KD" $fx/kd/hooks.log
+[ $rc -eq 0 ] && grep -q "compensated" "$tmp/onecost.out" &&
+	[ "$(grep -v '^times:\|^a ' "$tmp/twocost.out" | grep -v '^-' | sort)" = "$(grep -v '^times:' "$tmp/onecost.out" | grep -v '^-' | sort)" ] &&
+	! grep -q 'line skipped' "$tmp/twocost.err"
+ok $? "a second log's header without its Run ID line: its hook cost is its calls' (lines as compensated as read alone)"
+# A line that starts with a number before the second header is no header's.
+{ printf -- '%s\n 0.000 1.000 5 a b 0\n 0x10 1.000 5 c a+0x1 0\n' "$hdr"
+  grep -v '^Kernel Instrumentation Run ID' $fx/kd/hooks.log; } > "$tmp/twobad.log"
+run twobad "$KD" "$tmp/twobad.log"
+[ $rc -eq 1 ] && grep -q "twobad.log:3: bad entry time '0x10'" "$tmp/twobad.err" &&
+	[ "$(grep -c 'line skipped' "$tmp/twobad.err")" = 1 ]
+ok $? "a malformed data line just before a second header: still named, exit 1"
+# Lines that are no data between two runs' data, with no header after them:
+# bad lines after all, each named.
+printf -- '%s\n 1.0 2.0 5 a b 0\nsome words here and there\n 3.0 1.0 5 c a+0x1 0\n' "$hdr" > "$tmp/words.log"
+run words "$KD" "$tmp/words.log"
+[ $rc -eq 1 ] && grep -q "words.log:3: bad entry time 'some'" "$tmp/words.err"
+ok $? "a line of words among the data, no header after it: named, exit 1"
+
+# --- kd: options that contradict each other or say nothing -------------------
+for pair in "-c --folded" "--folded -c" "--chrome --svg" "--svg --timeline" "--timeline --chrome" \
+	"-c --chrome" "--diff -c" "--diff --folded" "--boot --json --svg" "--boot --json --initcall-debug"; do
+	set -- $pair
+	run modes "$KD" "$@" $fx/kd/nested.log
+	[ "$1" = --boot ] && shift
+	[ $rc -eq 2 ] && [ ! -s "$tmp/modes.out" ] &&
+		grep -q "^kd: $1 and $2 are two outputs: give one$" "$tmp/modes.err"
+	ok $? "kd $pair: refused, exit 2, both named"
+done
+run modes "$KD" --chrome --chrome $fx/kd/nested.log
+[ $rc -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/modes.out"
+ok $? "kd --chrome --chrome: one output given twice, fine"
+run fempty "$KD" -f '' $fx/kd/nested.log
+[ $rc -eq 2 ] && [ ! -s "$tmp/fempty.out" ] && grep -q "^kd: -f takes one or more columns, not ''$" "$tmp/fempty.err"
+ok $? "kd -f '': refused, exit 2"
+run fempty "$KD" -c -f '' $fx/kd/nested.log
+[ $rc -eq 2 ] && grep -q "^kd: -f takes one or more columns" "$tmp/fempty.err"
+ok $? "kd -c -f '': refused, exit 2"
+for o in -i -r; do
+	run notree "$KD" $o $fx/kd/nested.log
+	[ $rc -eq 2 ] && [ ! -s "$tmp/notree.out" ] && grep -q "^kd: $o goes with -c" "$tmp/notree.err"
+	ok $? "kd $o without -c: refused, exit 2 (it would change nothing)"
+done
+# The summary's options where they would change nothing.
+for c in "-c -n 3:-n:-c" "-s l -c:-s:-c" "-c -t 5:-t:-c" "--folded -f Fc:-f:--folded" \
+	"--chrome -l:-l:--chrome" "--svg -n 2:-n:--svg" "--timeline -s c:-s:--timeline"; do
+	IFS=: read -r args opt with <<< "$c"
+	run summ "$KD" $args $fx/kd/nested.log
+	[ $rc -eq 2 ] && [ ! -s "$tmp/summ.out" ] &&
+		grep -q "^kd: $opt goes with a summary, not with $with$" "$tmp/summ.err"
+	ok $? "kd $args: refused, exit 2 ($opt changes nothing there)"
+done
+run summ "$KD" -c -l -f etl $fx/kd/nested.log
+[ $rc -eq 0 ] && grep -q '^ Entry' "$tmp/summ.out"
+ok $? "kd -c -l / -f: the tree's columns, taken"
+run me "$KD" -m $fx/System.map -e /nonexistent $fx/kd/nested.log
+[ $rc -eq 2 ] && grep -q "^kd: -m and -e are two symbol sources: give one$" "$tmp/me.err"
+ok $? "kd -m and -e: refused, exit 2, both named"
 tap_done

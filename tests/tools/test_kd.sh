@@ -3,8 +3,9 @@
 # kd on logs whose answers were worked out by hand (fixtures/kd/nested.log:
 # nesting, an interrupt inside a task, a context switch inside schedule(),
 # a second CPU, a call without exit, a stack-watch marker; callsite.log and
-# original-softirq.log: who called whom by the call site, with interrupts,
-# softirqs and a preemption among a task's calls) and on the original
+# original-softirq.log, original-bh.log: who called whom by the call site,
+# with interrupts, softirqs, bottom-half sections and a preemption among a
+# task's calls) and on the original
 # KFT's sample boot log.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -75,9 +76,51 @@ awk '/^--------/ {d=1; print; next} d && NF {pid=$3; if ($4=="timer_interrupt") 
 	diff -u <(cut -c45- $fx/original-softirq.expected) <(cut -c45- "$tmp/modern-softirq.out") &&
 	grep -q '^        22        320         20      33 |  |  |  __might_sleep$' "$tmp/modern-softirq.out"
 ok $? "the same trace in this KFT's format: the same trees; the interrupt and the preemption are not __might_sleep's time"
+# Bottom halves, softirqs and a preemption among a task's calls in the
+# original's format (fixtures/kd/original-bh.log, worked out by hand).  -1
+# there is in_interrupt(), true with bottom halves disabled: a task's call
+# whose callees log -1 (lock_sock, dev_queue_xmit, release_sock) is not an
+# interrupt's head, since its call site is in the open caller; its -1
+# callees are its children, and so are the softirqs local_bh_enable() runs.
+# A call from a caller the log never shows (do_softirq from irq_exit, a
+# page fault, a preemption from the entry code) is a block of its own, as
+# the original kd showed it, its callees (__do_softirq) with it; a -1 call
+# from the entry code inside a bottom-half section is the interrupt's.
+golden original-bh -c -l -i $fx/original-bh.log
+grep -q '^        30        400         30      33 |  |  |  lock_sock$' "$tmp/original-bh.out" &&
+	grep -q '^       110        300         10      33 |  |  |  |  |  do_softirq$' "$tmp/original-bh.out" &&
+	grep -q '^       520        600         70      33 |  |  |  |  |  dev_queue_xmit$' "$tmp/original-bh.out" &&
+	grep -q '^      1500        380         10      33 do_softirq$' "$tmp/original-bh.out" &&
+	grep -q '^      1505        370         70      33 @  __do_softirq$' "$tmp/original-bh.out" &&
+	grep -q '^      2300        200        120      33 |  |  |  release_sock$' "$tmp/original-bh.out" &&
+	grep -q '^      2650        100         50      33 do_page_fault$' "$tmp/original-bh.out"
+ok $? "the original's format: bottom-half sections in the task's tree; softirqs from irq_exit and a page fault blocks of their own"
+# Without -i: one tree for the task (its 22 calls), the interrupts', the
+# softirq's, the preemption's, task 40's and the page fault's apart.
+"$KD" -c $fx/original-bh.log > "$tmp/bh-c.out" &&
+	[ "$(awk 'NR > 2 { if (/\|/) n[root]++; else { root = $NF; roots++ } }
+		END { print n["sys_sendto"], roots }' "$tmp/bh-c.out")" = "22 7" ]
+ok $? "kd -c on it: the task's tree whole, six trees of their own beside it"
+# The same log raw, its addresses resolved with a System.map (call site =
+# function + offset): the same listing.
+python3 - $fx/original-bh.map $fx/original-bh.log > "$tmp/bh-raw.log" <<'PY'
+import sys
+addr = {l.split()[2]: int(l.split()[0], 16) for l in open(sys.argv[1])}
+data = False
+for l in open(sys.argv[2]):
+    f = l.split()
+    if data and len(f) == 5:
+        fn, off = f[4].split('+0x')
+        l = '%8s %8s %8s  0x%08x 0x%08x\n' % (f[0], f[1], f[2], addr[f[3]], addr[fn] + int(off, 16))
+    data = data or l.startswith('--------')
+    sys.stdout.write(l)
+PY
+"$KD" -m $fx/original-bh.map -c -l -i "$tmp/bh-raw.log" > "$tmp/bh-raw.out" 2> "$tmp/bh-raw.err" &&
+	[ ! -s "$tmp/bh-raw.err" ] && ! grep -q ' 0x' "$tmp/bh-raw.out" && cmp -s $fx/original-bh.expected "$tmp/bh-raw.out"
+ok $? "the same log raw with its System.map: the call sites resolve to their functions, the same listing"
 # (-r prints the log's decimals: a time that needs them makes -i print them too.)
 sed 's/  500.000 /  500.500 /' $fx/callsite.log > "$tmp/callsite.log"
-for f in $fx/original-softirq.log "$tmp/callsite.log"; do
+for f in $fx/original-softirq.log $fx/original-bh.log "$tmp/callsite.log"; do
 	"$KD" -c -i "$f" > "$tmp/i.out" && "$KD" -c -i -r "$f" > "$tmp/ir.out" &&
 		cmp "$tmp/i.out" "$tmp/ir.out" &&
 		"$KD" -c "$f" | sort > "$tmp/c.out" && "$KD" -c -r "$f" | sort | cmp -s - "$tmp/c.out"

@@ -58,6 +58,12 @@ def kd_trees(path, legacy):
             r = trees[-1][0]
             trees[-1][0] = (-1,) + r[1:]
         trees[-1].append((pid, tuple(stack), dur, '%.3f' % entry))
+    # In the original's logs, a -1 call kd puts in a task's tree (calls
+    # under spin_lock_bh(), softirqs a task runs) is the task's to
+    # trace-cmd.
+    for tree in trees if legacy else ():
+        if tree and tree[0][0] != -1:
+            tree[:] = [(tree[0][0],) + r[1:] if r[0] == -1 else r for r in tree]
     return trees
 
 

@@ -351,6 +351,18 @@ static void usage(FILE *f)
 		"its times compensated: less (Calls-Logged)*D + Logged*L + O (>= 0).\n");
 }
 
+/* How many of the map and the logs are standard input (no log: one). */
+static int stdin_uses(const char *map, int nlogs, char **logs)
+{
+	int n = map && !strcmp(map, "-");
+
+	if (!nlogs)
+		return n + 1;
+	for (int i = 0; i < nlogs; i++)
+		n += !strcmp(logs[i], "-");
+	return n;
+}
+
 /* The option an output mode's getopt_long() value stands for. */
 static const char *output_name(int val)
 {
@@ -529,6 +541,13 @@ int main(int argc, char **argv)
 	}
 	if (map && elf) {
 		fprintf(stderr, "kd: -m and -e are two symbol sources: give one\n");
+		return 2;
+	}
+	/* (--check names the arguments itself, kd_boot_check.c.) */
+	if ((!kd.check || (map && !strcmp(map, "-"))) &&
+	    stdin_uses(map, argc - optind, argv + optind) > 1) {
+		fprintf(stderr, "kd: standard input ('-') can be read once: give the %s as a file\n",
+			map && !strcmp(map, "-") ? "map" : "logs");
 		return 2;
 	}
 	if ((kd.interlace || kd.running) && !kd.tree) {

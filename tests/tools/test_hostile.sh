@@ -711,4 +711,11 @@ ok $? "kd -c -l / -f: the tree's columns, taken"
 run me "$KD" -m $fx/System.map -e /nonexistent $fx/kd/nested.log
 [ $rc -eq 2 ] && grep -q "^kd: -m and -e are two symbol sources: give one$" "$tmp/me.err"
 ok $? "kd -m and -e: refused, exit 2, both named"
+# Standard input can be read once: kd with the map and a log both '-'
+# (or the log left to standard input), or two logs '-', is refused.
+for args in "-m - -" "-m -" "--diff - -"; do
+	run kd-stdin2 sh -c "'$KD' $args < $fx/kd/nested.log"
+	[ $rc -eq 2 ] && grep -q "standard input ('-') can be read once" "$tmp/kd-stdin2.err"
+	ok $? "kd $args: standard input given twice, refused (exit 2)"
+done
 tap_done

@@ -114,7 +114,7 @@ kft-target: $(KFT_SRC) $(KFT_HDR)
 # the kernel's host warnings), sanitized for its tests.
 $(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c
+	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c $(CONFIG_SRC)
 
 # The kernel build's hook-site lister (scripts/kftsites), sanitized for its
 # tests.
@@ -177,7 +177,7 @@ $(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTA
 # libFuzzer on mkkftrun as the kernel build runs it.
 $(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c
+	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c $(CONFIG_SRC)
 
 # libFuzzer on kft, the target's recorder: the logs and kallsyms it reads.
 $(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h $(KFT_SRC) $(KFT_HDR)

@@ -10,7 +10,7 @@
  * symbol (the original generator took their addresses, and failed to link).
  *
  * Built by scripts/Makefile in the kernel tree and by KFT's Makefile for its
- * tests; the parser comes in as source, as it is.
+ * tests, linked with kernel/kft_config.c as it is (an object of its own).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,7 +22,7 @@
 
 #include "kft/optnum.h"
 #include "kft/output.h"
-#include "kft_config.c"
+#include "kft_config.h"
 
 static void usage(FILE *f)
 {

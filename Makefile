@@ -112,9 +112,9 @@ kft-target: $(KFT_SRC) $(KFT_HDR)
 
 # The kernel build's boot run generator, as scripts/Makefile builds it (with
 # the kernel's host warnings), sanitized for its tests.
-$(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
+$(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c $(CONFIG_SRC)
+	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC)
 
 # The kernel build's hook-site lister (scripts/kftsites), sanitized for its
 # tests.
@@ -175,9 +175,9 @@ $(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTA
 	$(FUZZ_CC) $(HOST_INC) -o $@ tests/fuzz/fuzz_symtab.c $(SYMTAB_SRC) -lelf
 
 # libFuzzer on mkkftrun as the kernel build runs it.
-$(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
+$(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c $(CONFIG_SRC)
+	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC)
 
 # libFuzzer on kft, the target's recorder: the logs and kallsyms it reads.
 $(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h $(KFT_SRC) $(KFT_HDR)

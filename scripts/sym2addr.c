@@ -55,7 +55,6 @@ static int by_offset(const void *a, const void *b)
 	return (*x)->offset < (*y)->offset ? -1 : (*x)->offset > (*y)->offset;
 }
 
-/* First word of the config, comments skipped. */
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {

@@ -30,11 +30,12 @@ DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-1
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 
-SYMTAB_SRC := scripts/kft/symtab.c scripts/kft/initcalls.c
+SLURP_SRC := scripts/kft/slurp.c
+SYMTAB_SRC := scripts/kft/symtab.c scripts/kft/initcalls.c $(SLURP_SRC)
 CONSOLE_SRC := scripts/kft/console.c scripts/kft/crlines.c
 HOST_TOOLS := addr2sym sym2addr kd kft
 KD_SRC     := scripts/kd.c scripts/kft/kd_boot.c scripts/kft/kd_boot_json.c scripts/kft/kd_boot_dmesg.c scripts/kft/kd_boot_check.c scripts/kft/json.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c scripts/kft/tracecmd.c $(CONSOLE_SRC) $(SYMTAB_SRC)
-KD_HDR     := scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/tracecmd.h
+KD_HDR     := scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/tracecmd.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
@@ -75,10 +76,10 @@ help:
 tools: $(addprefix $(BUILD)/,$(HOST_TOOLS))
 tools-asan: $(addprefix $(BUILD)/asan/,$(HOST_TOOLS))
 
-$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
-$(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/crlines.h
+$(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
 $(BUILD)/kd: $(KD_SRC) $(KD_HDR)
@@ -87,31 +88,33 @@ $(BUILD)/kd: $(KD_SRC) $(KD_HDR)
 $(BUILD)/asan/kd: $(KD_SRC) $(KD_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ $(KD_SRC) -lelf -lm
-$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
-$(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/crlines.h
+$(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
 
 # kft, the target's recorder: for the board, static, libc alone; here for
 # its tests (KFT_PROC points it at a fake /proc).
-$(BUILD)/kft: scripts/kft.c $(CONFIG_SRC) kernel/kft_config.h
+KFT_SRC := scripts/kft.c $(SLURP_SRC) $(CONFIG_SRC)
+KFT_HDR := kernel/kft_config.h scripts/kft/slurp.h scripts/kft/output.h
+$(BUILD)/kft: $(KFT_SRC) $(KFT_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) $(KCFG_INC) -o $@ scripts/kft.c
-$(BUILD)/asan/kft: scripts/kft.c $(CONFIG_SRC) kernel/kft_config.h
+	$(CC) $(CFLAGS_HOST) $(KCFG_INC) -o $@ $(KFT_SRC)
+$(BUILD)/asan/kft: $(KFT_SRC) $(KFT_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(KCFG_INC) -o $@ scripts/kft.c
-kft-target: scripts/kft.c $(CONFIG_SRC) kernel/kft_config.h
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(KCFG_INC) -o $@ $(KFT_SRC)
+kft-target: $(KFT_SRC) $(KFT_HDR)
 	@mkdir -p $(BUILD)/target
-	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra $(KCFG_INC) -o $(BUILD)/target/kft scripts/kft.c
+	$(CROSS_COMPILE)gcc -static -O2 -Wall -Wextra $(KCFG_INC) -o $(BUILD)/target/kft $(KFT_SRC)
 	@echo "$(BUILD)/target/kft: copy it to the board"
 
 # The kernel build's boot run generator, as scripts/Makefile builds it (with
 # the kernel's host warnings), sanitized for its tests.
-$(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
+$(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c
+	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC)
 
 # The kernel build's hook-site lister (scripts/kftsites), sanitized for its
 # tests.
@@ -128,6 +131,11 @@ $(BUILD)/genlog: bench/genlog.c
 $(BUILD)/asan/test_config: tests/unit/test_config.c $(CONFIG_SRC) kernel/kft_config.h tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(KCFG_INC) -Itests/unit -o $@ tests/unit/test_config.c $(CONFIG_SRC)
+
+# The host tools' shared pieces: the file reader, xalloc.h.
+$(BUILD)/asan/test_hostlib: tests/unit/test_hostlib.c $(SLURP_SRC) scripts/kft/slurp.h scripts/kft/xalloc.h tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -Itests/unit -o $@ tests/unit/test_hostlib.c $(SLURP_SRC)
 
 # The whole engine (hooks, run states, boot runs, parser) against userspace
 # shims, in the manner of the kernel's tools/testing/vma/.
@@ -162,22 +170,22 @@ $(BUILD)/fuzz_kd: tests/fuzz/fuzz_kd.c tests/fuzz/fuzz_memfile.h $(KD_SRC) $(KD_
 	$(FUZZ_CC) -Dmain=kd_main $(HOST_INC) -o $@ tests/fuzz/fuzz_kd.c $(KD_SRC) -lelf -lm
 
 # libFuzzer on the symbol-table readers: maps, kallsyms, ELF.
-$(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTAB_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/crlines.h
+$(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTAB_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(HOST_INC) -o $@ tests/fuzz/fuzz_symtab.c $(SYMTAB_SRC) -lelf
 
 # libFuzzer on mkkftrun as the kernel build runs it.
-$(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) kernel/kft_config.h
+$(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c
+	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC)
 
 # libFuzzer on kft, the target's recorder: the logs and kallsyms it reads.
-$(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h scripts/kft.c $(CONFIG_SRC)
+$(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h $(KFT_SRC) $(KFT_HDR)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(KCFG_INC) -o $@ tests/fuzz/fuzz_kft.c
+	$(FUZZ_CC) $(KCFG_INC) -o $@ tests/fuzz/fuzz_kft.c $(SLURP_SRC) $(CONFIG_SRC)
 
 # libFuzzer on addr2sym as the command runs: any log, console captures too.
-$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Dmain=addr2sym_main $(HOST_INC) -o $@ tests/fuzz/fuzz_addr2sym.c scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 
@@ -233,7 +241,7 @@ patch:
 
 # --- tests ------------------------------------------------------------------
 
-UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_engine $(FUZZERS) $(BUILD)/asan/mkkftrun \
+UNIT_TESTS := $(BUILD)/asan/test_config $(BUILD)/asan/test_hostlib $(BUILD)/asan/test_engine $(FUZZERS) $(BUILD)/asan/mkkftrun \
 	$(BUILD)/asan/kftsites $(BUILD)/genlog $(BUILD)/hooks-O2 $(BUILD)/hooks-Os
 
 check-unit: tools tools-asan $(UNIT_TESTS)

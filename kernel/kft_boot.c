@@ -25,6 +25,8 @@
  *
  * This file is not instrumented.
  */
+#define pr_fmt(fmt) "kft: " fmt
+
 #include <linux/init.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
@@ -291,7 +293,7 @@ static int __init kft_boot_say_start(void)
 	now = local_clock();
 	before = since > now;
 	at = div_u64_rem(before ? since - now : now - since, NSEC_PER_SEC, &ns);
-	pr_info("kft: start_kernel() at %s%llu.%06u s on the printk clock\n",
+	pr_info("start_kernel() at %s%llu.%06u s on the printk clock\n",
 		before ? "-" : "", (unsigned long long)at, (u32)(ns / NSEC_PER_USEC));
 	return 0;
 }
@@ -324,7 +326,7 @@ static int __init kft_boot_percpu_ready(void)
 	if (kft_boot_failed)
 		kft_error("%s", kft_boot_msg);
 	else if (kft_boot_msg[0])
-		pr_info("kft: %s\n", kft_boot_msg);
+		pr_info("%s\n", kft_boot_msg);
 	return 0;
 }
 early_initcall(kft_boot_percpu_ready);

@@ -19,6 +19,10 @@
  *
  * Dependencies: kft_config.c, kft_clock.c, kft.c, kft_finish.c, kft_run.c,
  * kft_log_text.c.
+ *
+ * No pr_fmt here, unlike KFT's other files: the dump's records and its
+ * begin and end lines go out as they are, for the host tools, so the
+ * messages about the dump say "kft: " themselves.
  */
 #include <linux/init.h>
 #include <linux/kernel.h>

@@ -13,6 +13,8 @@
  * Dependencies: kft_clock.c, kft.c (the open calls, kft_sync()),
  * kft_calibrate.c.  Used by kft_run.c, kft_proc.c and kft_dump.c.
  */
+#define pr_fmt(fmt) "kft: " fmt
+
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/smp.h>
@@ -123,7 +125,7 @@ void kft_run_finish_log(struct kft_run *run)
 
 	kft_log_open_frames(run);
 	if (run->clock_raw && !kft_arch_boot_cycles_khz()) {
-		pr_warn("kft: cycle rate unknown: boot run times are in cycles\n");
+		pr_warn("cycle rate unknown: boot run times are in cycles\n");
 		convert = false;
 	}
 	used = min_t(unsigned long, atomic_long_read(&run->next),

@@ -15,6 +15,8 @@
  * kft_finish.c.  Used by kft_syms.c, kft_boot.c, kft_log_text.c,
  * kft_proc.c and kft_dump.c.
  */
+#define pr_fmt(fmt) "kft: " fmt
+
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -60,7 +62,7 @@ void kft_error(const char *fmt, ...)
 		kft_error_msg[n++] = hex[c & 15];
 	}
 	kft_error_msg[n] = '\0';
-	pr_warn("kft: %s\n", kft_error_msg);
+	pr_warn("%s\n", kft_error_msg);
 }
 
 /* The last refusal, until a config or command succeeds. */

@@ -33,6 +33,8 @@
  * Dependencies: kft.c (the run's state, kft_mutex), which also tells this
  * file when a hook completes a run (kft_sites_disarmed()).
  */
+#define pr_fmt(fmt) "kft: " fmt
+
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/kernel.h>
@@ -100,7 +102,7 @@ static void kft_site_unexpected(unsigned long site, bool early)
 	kft_sites_skipped++;
 	if (!early && said < 3) {
 		said++;
-		pr_info("kft: hook site %pS holds %*ph, left alone\n",
+		pr_info("hook site %pS holds %*ph, left alone\n",
 			(void *)site, KFT_SITE_SIZE, (void *)site);
 	}
 }

@@ -33,7 +33,8 @@
 #include <unistd.h>
 
 #include "kft/output.h"
-#include "kft_config.c"	/* the config language, as the kernel parses it */
+#include "kft/slurp.h"
+#include "kft_config.h"	/* the config language, as the kernel parses it */
 
 #define KFT_VERSION	"1.0"
 
@@ -63,52 +64,10 @@ static void usage(FILE *f)
 		"  -h, --help  this help;  -V, --version  version\n");
 }
 
-/* Read a whole file; NULL and errno on failure. */
-static char *slurp(const char *path, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1), *grown;
-	int fd = open(path, O_RDONLY);
-	ssize_t r;
-
-	if (fd < 0 || !buf) {
-		int e = errno;
-
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		errno = e;
-		return NULL;
-	}
-	while ((r = read(fd, buf + n, cap - n)) > 0) {
-		n += r;
-		if (n == cap) {
-			grown = realloc(buf, 2 * cap + 1);
-			if (!grown) {
-				free(buf);
-				close(fd);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = grown;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
 /* The kernel's reason for the last refusal, from /proc/kft. */
 static void say_last_error(void)
 {
-	char *text = slurp(proc_kft, NULL), *p;
+	char *text = kft_slurp(proc_kft, NULL), *p;
 
 	p = text ? strstr(text, "\nlast error: ") : NULL;
 	if (p) {
@@ -421,7 +380,7 @@ static long save_symbols(const char *log, const char *path)
 	size_t nsyms = 0, cap = 0, naddr = 0, acap = 0, i, j, len;
 	uint64_t *addrs = NULL, *ga;
 	struct ksym *syms = NULL, *gs;
-	char *text = slurp(proc_syms, &len), *p, *next;
+	char *text = kft_slurp(proc_syms, &len), *p, *next;
 	const char *l, *eol;
 	long kept = 0;
 	struct outfile out;
@@ -626,7 +585,7 @@ static int record(int argc, char **argv)
 		return 2;
 	}
 	if (config) {
-		char *file = slurp(config, &flen);
+		char *file = kft_slurp(config, &flen);
 
 		if (!file) {
 			fprintf(stderr, "kft: %s: %s\n", config, strerror(errno));
@@ -738,7 +697,7 @@ static int record(int argc, char **argv)
 		fprintf(stderr, "kft: the start trigger never fired while %s ran\n",
 			argv[optind]);
 
-	log = slurp(proc_data, &loglen);
+	log = kft_slurp(proc_data, &loglen);
 	if (!log) {
 		fprintf(stderr, "kft: %s: %s\n", proc_data, strerror(errno));
 		return record_end(1, argv[optind], pid, reaped);
@@ -810,7 +769,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "record"))
 		return record(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "status") && argc == 2) {
-		char *text = slurp(proc_kft, NULL);
+		char *text = kft_slurp(proc_kft, NULL);
 
 		if (!text) {
 			fprintf(stderr, "kft: %s: %s\n", proc_kft, strerror(errno));

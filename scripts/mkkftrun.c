@@ -10,7 +10,8 @@
  * symbol (the original generator took their addresses, and failed to link).
  *
  * Built by scripts/Makefile in the kernel tree and by KFT's Makefile for its
- * tests; the parser comes in as source, as it is.
+ * tests, linked with kernel/kft_config.c as it is (an object of its own)
+ * and the host tools' file reader (scripts/kft/slurp.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,7 +23,8 @@
 
 #include "kft/optnum.h"
 #include "kft/output.h"
-#include "kft_config.c"
+#include "kft/slurp.h"
+#include "kft_config.h"
 
 static void usage(FILE *f)
 {
@@ -41,44 +43,6 @@ static void usage(FILE *f)
 		"  -V, --version       version\n");
 }
 
-/*
- * The whole file ("-": standard input), NUL-terminated; NULL with errno
- * set.  Read to its end, not by its size: /proc files and pipes have none.
- */
-static char *load(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t cap = 4096, got;
-	char *text = malloc(cap + 1), *bigger;
-	int saved;
-
-	*len = 0;
-	if (!f || !text)
-		goto fail;
-	while ((got = fread(text + *len, 1, cap - *len, f)) > 0) {
-		*len += got;
-		if (*len < cap)
-			continue;
-		bigger = realloc(text, 2 * cap + 1);
-		if (!bigger)
-			goto fail;
-		text = bigger;
-		cap *= 2;
-	}
-	if (ferror(f))
-		goto fail;
-	if (f != stdin)
-		fclose(f);
-	text[*len] = '\0';
-	return text;
-fail:
-	saved = errno;
-	if (f && f != stdin)
-		fclose(f);
-	free(text);
-	errno = saved;
-	return NULL;
-}
 /* Characters of a C string literal: quotes, '?' (trigraphs) and odd bytes escaped. */
 static void put_escaped(FILE *out, const char *s, size_t len)
 {
@@ -212,7 +176,7 @@ int main(int argc, char **argv)
 			argv[optind + 1]);
 		return 2;
 	}
-	text = load(argv[optind], &len);
+	text = kft_slurp_input(argv[optind], &len);
 	if (!text) {
 		fprintf(stderr, "mkkftrun: %s: %s\n", argv[optind],
 			strerror(errno));

@@ -17,6 +17,7 @@
 
 #include "kft/crlines.h"
 #include "kft/output.h"
+#include "kft/slurp.h"
 #include "kft/symtab.h"
 #include "../kernel/kft_config.h"
 
@@ -47,44 +48,6 @@ static int lookup(void *priv, const char *name, unsigned long *addr)
 	return ret;
 }
 
-/* The whole file ("-": standard input); NULL with errno set. */
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t cap = 4096, n = 0, got;
-	char *buf;
-	int saved;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap + 1);
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *g = realloc(buf, cap * 2 + 1);
-
-			if (!g) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = g;
-			cap *= 2;
-		}
-	}
-	saved = buf ? ferror(f) ? errno : 0 : ENOMEM;
-	if (f != stdin)
-		fclose(f);
-	if (saved) {		/* a directory, a read error: not a config */
-		free(buf);
-		errno = saved;
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 static int by_offset(const void *a, const void *b)
 {
 	const struct kft_fref *const *x = a, *const *y = b;
@@ -92,7 +55,6 @@ static int by_offset(const void *a, const void *b)
 	return (*x)->offset < (*y)->offset ? -1 : (*x)->offset > (*y)->offset;
 }
 
-/* First word of the config, comments skipped. */
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -142,7 +104,7 @@ int main(int argc, char **argv)
 			output);
 		return 2;
 	}
-	text = read_all(path, &len);
+	text = kft_slurp_input(path, &len);
 	if (!text) {
 		fprintf(stderr, "sym2addr: %s: %s\n", path, strerror(errno));
 		return 1;

@@ -24,9 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "kd_boot.h"
+#include "slurp.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -1151,22 +1153,6 @@ static const char *json_kind(const struct json *v)
 	return kinds[v->type];
 }
 
-/* A whole file, for a JSON report (NUL-terminated; *len without it). */
-static char *slurp(FILE *f, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = xmalloc(cap);
-
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (cap - n - 1 == 0)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /*
  * The first byte that is not white space (past a byte-order mark), or
  * EOF: consumed.
@@ -1217,15 +1203,15 @@ int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 	}
 	c = in ? EOF : first_byte(f);
 	if (in || c == '{' || json_start(c)) {
+		/* Its descriptor from the start: stdio's buffer is left. */
 		if (!in)
-			rewind(f);
-		text = slurp(f, &len);
-		ret = ferror(f);
+			lseek(fileno(f), 0, SEEK_SET);
+		text = kft_slurp_fd(fileno(f), &len);
+		ret = errno;
 		if (!in)
 			fclose(f);
-		if (ret) {
-			fprintf(stderr, "kd: %s: %s\n", name, strerror(errno));
-			free(text);
+		if (!text) {
+			fprintf(stderr, "kd: %s: %s\n", name, strerror(ret));
 			return 1;
 		}
 		f = NULL;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "crlines.h"
+#include "slurp.h"
 #include "symtab.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -115,46 +116,17 @@ static int finish(struct kft_symtab *st, const char *path, char *err,
 /* A whole file ("-": standard input), NUL-terminated; its length in *len. */
 static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-	size_t cap = 1 << 20;
-	char *buf = malloc(cap + 1);
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t got;
+	char *text;
 
 	*len = 0;
-	if (!f || !buf) {
-		fail(err, errlen, "%s: %s", path, strerror(errno));
-		free(buf);
-		if (f && f != stdin)
-			fclose(f);
-		return NULL;
+	text = kft_slurp_input(path, len);
+	if (!text) {
+		if (errno == ENOMEM)
+			fail(err, errlen, "out of memory");
+		else
+			fail(err, errlen, "%s: %s", path, strerror(errno));
 	}
-	while ((got = fread(buf + *len, 1, cap - *len, f)) > 0) {
-		*len += got;
-		if (*len == cap) {
-			char *n = realloc(buf, cap * 2 + 1);
-
-			if (!n) {
-				free(buf);
-				if (f != stdin)
-					fclose(f);
-				fail(err, errlen, "out of memory");
-				return NULL;
-			}
-			buf = n;
-			cap *= 2;
-		}
-	}
-	if (ferror(f)) {		/* a directory, a read error */
-		fail(err, errlen, "%s: %s", path, strerror(errno));
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return NULL;
-	}
-	if (f != stdin)
-		fclose(f);
-	buf[*len] = '\0';
-	return buf;
+	return text;
 }
 
 static bool hex_address(const char *s)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Memory for kd's modules: a host tool has nothing better to do without
- * it than to say so and exit.
+ * Memory for the host tools' modules: a tool has nothing better to do
+ * without it than to say so, under its own name, and exit.
  */
 #ifndef _KFT_XALLOC_H
 #define _KFT_XALLOC_H
@@ -10,10 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The tool's own name for its message: glibc and musl set it before main
+ * (<errno.h> declares it the same way under _GNU_SOURCE).
+ */
+extern char *program_invocation_short_name;
+
 static inline void *xalloc_check(void *p)
 {
 	if (!p) {
-		fprintf(stderr, "kd: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n",
+			program_invocation_short_name);
 		exit(1);
 	}
 	return p;

@@ -33,9 +33,13 @@ for s in "$repo"/tests/guest/*.sh; do
 	install -m 0755 "$s" "$root/tests/"
 done
 for c in "$repo"/tests/guest/*.c "$repo"/scripts/kft.c; do
-	# kft.c reads configs with the kernel's parser (kernel/kft_config.c).
+	# kft.c reads configs with the kernel's parser (kernel/kft_config.c)
+	# and files with the host tools' reader (scripts/kft/slurp.c).
+	more=()
+	[ "$c" = "$repo/scripts/kft.c" ] &&
+		more=("$repo/scripts/kft/slurp.c" "$repo/kernel/kft_config.c")
 	"$GUEST_CC" -static -O2 -Wall -Wextra -Werror -I"$repo/scripts/kft/include" -I"$repo/kernel" \
-		-o "$root/bin/$(basename "$c" .c)" "$c"
+		-o "$root/bin/$(basename "$c" .c)" "$c" "${more[@]}"
 done
 for f in "$@"; do
 	install -m 0644 "$f" "$root/lib/"

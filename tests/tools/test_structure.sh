@@ -133,4 +133,17 @@ steps=$(sed -n 's/^steps //p' <<< "$hot")
 [ "$steps" = - ]
 ok $? "kft.c: make bench-steps' switch is called only from its own #ifdef CONFIG_KFT_BENCH_STEPS block (outside it: $steps)"
 
+# One copy of each piece of code: the config parser (kernel/kft_config.c)
+# is linked as an object by every tool, in KFT's Makefile, in the guest's
+# build (tests/lib/initramfs.sh) and in every kernel queue's scripts/Makefile,
+# never #included as source; no tool or kernel file #includes a .c.
+inc=$(grep -rln '#include[[:space:]]*"[^"]*\.c"' scripts kernel include arch 2>/dev/null | paste -sd' ')
+objs=$(grep -L 'mkkftrun-objs := mkkftrun.o kft_config.o' patches/linux-*/0004-kft-boot-runs.patch | paste -sd' ')
+[ -z "$inc" ] && [ -z "$objs" ] && grep -q 'slurp.c.*kernel/kft_config.c' tests/lib/initramfs.sh
+ok $? "no source #includes a .c: kft_config.c is an object everywhere${inc:+ (#include: $inc)}${objs:+ (no mkkftrun-objs: $objs)}"
+# One whole-file reader, scripts/kft/slurp.c: the others that read are the
+# streams (addr2sym's chunks, crlines.c's lines) and kft's exec-error pipe.
+readers=$(grep -lE '(^|[^a-z_])f?read\(' scripts/*.c scripts/kft/*.c | grep -vxE 'scripts/kft/slurp.c|scripts/addr2sym.c|scripts/kft/crlines.c|scripts/kft.c' | paste -sd' ')
+[ -z "$readers" ] && [ "$(grep -cE '(^|[^a-z_])read\(' scripts/kft.c)" = 1 ]
+ok $? "one whole-file reader, scripts/kft/slurp.c, for every tool${readers:+ (others: $readers)}"
 tap_done

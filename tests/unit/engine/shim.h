@@ -59,8 +59,9 @@ typedef int64_t s64;
 /* --- printk, errors ---------------------------------------------------- */
 #define ENOTUNIQ		76
 void shim_printk(const char *fmt, ...) __printf(1, 2);
-#define pr_warn(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
-#define pr_info(fmt, ...)	shim_printk(fmt, ##__VA_ARGS__)
+/* As the kernel's: through the file's pr_fmt (each that prints has one). */
+#define pr_warn(fmt, ...)	shim_printk(pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...)	shim_printk(pr_fmt(fmt), ##__VA_ARGS__)
 extern int shim_warnings;		/* WARN()s fired: a test fails on any */
 #define WARN_ONCE(cond, fmt, ...)					\
 ({									\

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kd's modes over one reader and one tree builder: kd.c reads the log
- * (kftlog.c) into call trees (calltree.c) and hands each call to the mode
- * asked for -- summary (kd_summary.c), call trees (kd_tree.c), --diff
- * (kd_diff.c), folded/Chrome (export.c), SVG (svg.c), the boot report
- * (kd_boot.c).  Numbers are
- * printed by kd_format.c.
+ * kd's modes over one reader and one tree builder: kd.c parses the
+ * command line and dispatches; kd_analyse.c reads the log (kftlog.c) into
+ * call trees (calltree.c) and hands each call to the mode asked for --
+ * summary (kd_summary.c), call trees (kd_tree.c), --diff (kd_diff.c),
+ * folded/Chrome (export.c), SVG (svg.c), the boot report (kd_boot.c).
+ * Numbers are printed by kd_format.c.
  */
 #ifndef _KFT_KD_H
 #define _KFT_KD_H
@@ -84,7 +84,10 @@ struct kd {
 	uint32_t qhead, qlen, qcap, scratch_cap;
 };
 
-/* kd.c: read a log (NULL or "-": standard input) into kd and the tree t. */
+/*
+ * kd_analyse.c: read a log (NULL or "-": standard input) into kd and the
+ * tree t; kd_analyse_file() reads an open file, called name in messages.
+ */
 int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	       struct kft_tree *t);
 int kd_analyse_file(struct kd *kd, FILE *in, const char *name,

@@ -19,10 +19,12 @@
 
 static bool wanted(const struct kd *kd, const struct kft_call *c)
 {
-	return (kd->pid == LONG_MIN ||
-		(kd->pid == -1 ? c->irq : c->pid == kd->pid && !c->irq)) &&
-	       (kd->cpu == LONG_MIN || c->cpu == kd->cpu) &&
-	       c->entry >= kd->from && c->entry <= kd->to;
+	const struct kd_options *o = &kd->opt;
+
+	return (o->pid == LONG_MIN ||
+		(o->pid == -1 ? c->irq : c->pid == o->pid && !c->irq)) &&
+	       (o->cpu == LONG_MIN || c->cpu == o->cpu) &&
+	       c->entry >= o->from && c->entry <= o->to;
 }
 
 /* A call is complete: to the mode that wants it. */
@@ -39,7 +41,7 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 
 	if (kd->stream)
 		kd_stream_close(kd, t, i);
-	else if (!kd->tree && !kd->output)
+	else if (!kd->opt.tree && kd->opt.output == KD_OUT_TEXT)
 		kd_summary_close(kd, t, i);
 }
 
@@ -49,7 +51,7 @@ static void on_add(void *priv, struct kft_tree *t, int32_t i)
 	struct kd *kd = priv;
 	struct kft_node *n = &t->nodes[i];
 
-	if (kd->subtree)
+	if (kd->opt.subtree)
 		n->hidden = n->c.fn != kd->subtree_fn &&
 			    (n->parent < 0 || t->nodes[n->parent].hidden);
 	if (n->parent >= 0) {
@@ -86,7 +88,7 @@ static void add_call(struct kd *kd, struct kft_tree *t,
 	/* Back in time: another run, whose calls nest in none before. */
 	if (c->rewound) {
 		kft_tree_finish(t);
-		if (kd->stream && kd->interlace)
+		if (kd->stream && kd->opt.interlace)
 			kd_stream_flush(kd, t);
 	}
 	if (!wanted(kd, c))
@@ -100,7 +102,7 @@ static void add_call(struct kd *kd, struct kft_tree *t,
 	    (c->delta > 0 && c->delta != floor(c->delta)))
 		kd->fractions = true;
 	kft_tree_add(t, c);
-	if (kd->stream && kd->interlace)
+	if (kd->stream && kd->opt.interlace)
 		kd_stream_flush(kd, t);
 }
 
@@ -146,17 +148,19 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 	}
 	t->on_add = on_add;
 	/* Summaries need each call only until it closes. */
-	t->recycle = !kd->tree && !kd->output && !kd->boot;
-	kd->stream = kd->running && kd->tree && !kd->output;
+	t->recycle = !kd->opt.tree && kd->opt.output == KD_OUT_TEXT &&
+		     !kd->opt.boot;
+	kd->stream = kd->opt.running && kd->opt.tree &&
+		     kd->opt.output == KD_OUT_TEXT;
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
 				   strlen("__switch_to"));
 	kft_log_open(&r, lines, name, st, &kd->names);
-	r.raw = kd->raw;
+	r.raw = kd->opt.raw;
 	r.comp = &kd->comp;
 	kd->reader = &r;
-	if (kd->subtree)
-		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
-					     strlen(kd->subtree));
+	if (kd->opt.subtree)
+		kd->subtree_fn = kft_name_id(&kd->names, kd->opt.subtree,
+					     strlen(kd->opt.subtree));
 	while (kft_log_next(&r, &next)) {
 		/*
 		 * In the original's logs (2.6 kernels), an interrupt's first
@@ -204,8 +208,9 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 		/* The traced time's hooks are known now: said last. */
 		if (kd_times_note(kd, true, note, sizeof(note)))
 			printf("%s\n", note);
-	} else if (data && (kd->boot || kd->output == 'j' || kd->output == 't' ||
-			    kd->output == 'c')) {
+	} else if (data && (kd->opt.boot || kd->opt.output == KD_OUT_CHROME ||
+			    kd->opt.output == KD_OUT_TIMELINE ||
+			    kd->opt.output == KD_OUT_TRACECMD)) {
 		kft_tree_place(t);	/* what places calls in time */
 	}
 	if (failed)

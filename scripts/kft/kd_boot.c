@@ -824,7 +824,7 @@ int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	 * hook cost that says so is a calibration of another kernel or
 	 * machine.  Then the times as measured, and a warning.
 	 */
-	if (kd->comp.costed && !kd->raw && start >= 0 && user >= 0) {
+	if (kd->comp.costed && !kd->opt.raw && start >= 0 && user >= 0) {
 		double t0 = sub.nodes[start].c.entry, t1 = sub.nodes[user].c.entry;
 
 		for (i = 0; i < sub.n; i++)
@@ -900,7 +900,7 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 	printf("%14s %14s %6s  %s\n", "start", "time", "%", "phase");
 	for (i = 0; i < r->nphases; i++) {
 		/* -t T: phases under T us go into one line. */
-		if (r->phases[i].time < kd->min_total) {
+		if (r->phases[i].time < kd->opt.min_total) {
 			short_time += r->phases[i].time;
 			nshort++;
 			continue;
@@ -916,7 +916,7 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 		printf("%14s %14s %6.1f  (%u phases of less than %s us each)\n", "",
 		       kd_fmt_us(kd, short_time, a, sizeof(a)),
 		       total > 0 ? 100 * short_time / total : 0, nshort,
-		       kd_fmt_us(kd, kd->min_total, b, sizeof(b)));
+		       kd_fmt_us(kd, kd->opt.min_total, b, sizeof(b)));
 	printf("%14s %14s %6.1f  %s\n", "", kd_fmt_us(kd, total, a, sizeof(a)),
 	       total > 0 ? 100.0 : 0, "total");
 
@@ -937,9 +937,9 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 		char level[24];
 		unsigned int k;
 
-		if (kd->top >= 0 && shown++ >= kd->top)
+		if (kd->opt.top >= 0 && shown++ >= kd->opt.top)
 			break;
-		if (ic->time < kd->min_total)
+		if (ic->time < kd->opt.min_total)
 			break;
 		name = kd_boot_esc(ic->name ? ic->name : "(not in the log)");
 		printf("%14s %14s %14s %14s  %-10s %s%s",
@@ -1033,11 +1033,11 @@ int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 
 	if (kd_boot_build(kd, t, &r, source))
 		return 2;
-	if (kd->output == 's')
+	if (kd->opt.output == KD_OUT_SVG)
 		print_svg(kd, &r);
-	else if (kd->output == 'J')
+	else if (kd->opt.output == KD_OUT_BOOT_JSON)
 		kd_boot_print_json(kd, &r, source);
-	else if (kd->output == 'i')
+	else if (kd->opt.output == KD_OUT_INITCALL_DEBUG)
 		kd_boot_print_initcall_debug(&r);
 	else
 		print_report(kd, &r);
@@ -1279,7 +1279,7 @@ static void print_changes(const struct kd *kd, const char *what,
 		double vb = isnan(rows[i].b) ? 0 : rows[i].b;
 		char *name;
 
-		if (kd->top >= 0 && shown++ >= kd->top)
+		if (kd->opt.top >= 0 && shown++ >= kd->opt.top)
 			break;
 		name = kd_boot_esc(rows[i].name);
 		printf("%-44s %14s %14s %14s\n", name,

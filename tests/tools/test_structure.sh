@@ -160,6 +160,13 @@ loops=$(sed -n 's/^loops //p' <<< "$graph")
 [ "$loops" = - ]
 ok $? "kd's files call each other without a loop (loops: $loops)"
 
+# kd's options apart from its analysis (struct kd_options, kd->opt), and
+# its outputs an enum (enum kd_output), not letters.
+letters=$(grep -nE "output *[!=]= *'|output *= *'|strchr\(\"[a-zA-Z]*\", *[a-z.>-]*output\)" scripts/kd.c scripts/kft/*.c)
+grep -q '^struct kd_options {' scripts/kft/kd.h && grep -q '^enum kd_output {' scripts/kft/kd.h &&
+	grep -qP '^struct kd \{\n?' scripts/kft/kd.h && [ -z "$letters" ]
+ok $? "kd's options are a struct kd_options, its outputs an enum kd_output, no letters${letters:+: $(echo "$letters" | paste -sd';')}"
+
 # kft.c's functions: name -> body, comments and strings stripped; and the
 # #ifdef CONFIG_KFT_BENCH_STEPS block's.
 hot=$(python3 - <<'PY'

@@ -8,7 +8,6 @@
  * addr2sym output, or raw /proc/kft_data with -m/-e.  Options may come in
  * any order.  Layouts follow the original kd.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -16,219 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "kft/crlines.h"
 #include "kft/export.h"
 #include "kft/kd.h"
 #include "kft/kd_boot.h"
 #include "kft/optnum.h"
 #include "kft/tracecmd.h"
 #include "kft/output.h"
-#include "kft/xalloc.h"
-
-static bool wanted(const struct kd *kd, const struct kft_call *c)
-{
-	return (kd->pid == LONG_MIN ||
-		(kd->pid == -1 ? c->irq : c->pid == kd->pid && !c->irq)) &&
-	       (kd->cpu == LONG_MIN || c->cpu == kd->cpu) &&
-	       c->entry >= kd->from && c->entry <= kd->to;
-}
-
-/* A call is complete: to the mode that wants it. */
-static void on_close(void *priv, struct kft_tree *t, int32_t i)
-{
-	struct kd *kd = priv;
-	const struct kft_node *n = &t->nodes[i];
-
-	/* The traced time: the calls shown that no timed call shown holds. */
-	if (!n->hidden && !n->covered && n->c.raw > 0) {
-		kd->traced += n->c.raw;
-		kd->traced_hooks += n->c.hooks;
-	}
-
-	if (kd->stream)
-		kd_stream_close(kd, t, i);
-	else if (!kd->tree && !kd->output)
-		kd_summary_close(kd, t, i);
-}
-
-/* A call's caller is known: is it in --subtree, and -r's bookkeeping. */
-static void on_add(void *priv, struct kft_tree *t, int32_t i)
-{
-	struct kd *kd = priv;
-	struct kft_node *n = &t->nodes[i];
-
-	if (kd->subtree)
-		n->hidden = n->c.fn != kd->subtree_fn &&
-			    (n->parent < 0 || t->nodes[n->parent].hidden);
-	if (n->parent >= 0) {
-		const struct kft_node *p = &t->nodes[n->parent];
-
-		n->covered = !p->hidden && (p->c.raw >= 0 || p->covered);
-	}
-	if (kd->stream)
-		kd_stream_add(kd, t, i);
-}
-
-void kd_free(struct kd *kd)
-{
-	for (uint32_t i = 0; i < kd->nfs; i++)
-		free(kd->fs[i].callees);
-	kft_pairmap_free(&kd->callee_at);
-	free(kd->fs);
-	kd->fs = NULL;
-	kd->nfs = 0;
-	free(kd->splice);
-	free(kd->spliced);
-	kd->spliced = NULL;
-	kd->spliced_cap = 0;
-	free(kd->queue);
-	free(kd->scratch);
-	kd->splice = kd->queue = kd->scratch = NULL;
-	kft_names_free(&kd->names);
-}
-
-/* One call of the log to the tree, and to the modes that watch it. */
-static void add_call(struct kd *kd, struct kft_tree *t,
-		     const struct kft_log_reader *r, struct kft_call *c)
-{
-	/* Back in time: another run, whose calls nest in none before. */
-	if (c->rewound) {
-		kft_tree_finish(t);
-		if (kd->stream && kd->interlace)
-			kd_stream_flush(kd, t);
-	}
-	if (!wanted(kd, c))
-		return;
-	/*
-	 * Decimals if a time needs them; printing as we go cannot wait to
-	 * see, and keeps the decimals the log has.
-	 */
-	if (kd->stream ? !kd->header_done && r->decimals :
-	    c->entry != floor(c->entry) ||
-	    (c->delta > 0 && c->delta != floor(c->delta)))
-		kd->fractions = true;
-	kft_tree_add(t, c);
-	if (kd->stream && kd->interlace)
-		kd_stream_flush(kd, t);
-}
-
-/* Read a log (NULL: standard input) into kd's statistics and the tree t. */
-int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
-	       struct kft_tree *t)
-{
-	FILE *in = stdin;
-	int ret;
-
-	kd->syms = st;
-	if (path && !strcmp(path, "-"))
-		path = NULL;
-	if (path) {
-		in = fopen(path, "r");
-		if (!in) {
-			kft_tree_init(t, on_close, kd);
-			fprintf(stderr, "kd: %s: %s\n", path, strerror(errno));
-			return 1;
-		}
-	}
-	ret = kd_analyse_file(kd, in, path ? path : "<stdin>", st, t);
-	if (in != stdin)
-		fclose(in);
-	return ret;
-}
-
-/* Read the log in IN, called NAME in messages; IN stays open. */
-int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
-		    struct kft_symtab *st, struct kft_tree *t)
-{
-	struct kft_log_reader r;
-	struct kft_call c, next;
-	FILE *lines;
-	bool data, failed, have = false;
-
-	kft_tree_init(t, on_close, kd);
-	/* A capture's lines may end in a lone CR. */
-	lines = kft_crlines_open(in);
-	if (!lines) {
-		fprintf(stderr, "kd: out of memory\n");
-		return 1;
-	}
-	t->on_add = on_add;
-	/* Summaries need each call only until it closes. */
-	t->recycle = !kd->tree && !kd->output && !kd->boot;
-	kd->stream = kd->running && kd->tree && !kd->output;
-	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
-				   strlen("__switch_to"));
-	kft_log_open(&r, lines, name, st, &kd->names);
-	r.raw = kd->raw;
-	r.comp = &kd->comp;
-	kd->reader = &r;
-	if (kd->subtree)
-		kd->subtree_fn = kft_name_id(&kd->names, kd->subtree,
-					     strlen(kd->subtree));
-	while (kft_log_next(&r, &next)) {
-		/*
-		 * In the original's logs (2.6 kernels), an interrupt's first
-		 * function ran before the kernel counted the interrupt: it
-		 * carries the interrupted task's pid, its callees -1.  A -1
-		 * call right after a task's call, called from it, marks that
-		 * one as the interrupt's - unless its own call site is in a
-		 * call still open: that call made it, and its callees log -1
-		 * for bottom halves disabled (spin_lock_bh()) or a softirq.
-		 * Only such a call waits a line.
-		 */
-		if (have) {
-			if (next.irq && next.legacy && !next.rewound &&
-			    next.caller_fn == c.fn &&
-			    !(wanted(kd, &c) && kft_tree_called_open(t, &c)))
-				c.irq = true;
-			add_call(kd, t, &r, &c);
-			have = false;
-		}
-		if (next.legacy && !next.irq) {
-			c = next;
-			have = true;
-		} else {
-			add_call(kd, t, &r, &next);
-		}
-	}
-	if (have)
-		add_call(kd, t, &r, &c);
-	kft_tree_finish(t);
-	if (t->too_deep) {
-		fprintf(stderr, "%s: %llu calls nested deeper than any kernel stack; shown as roots\n",
-			r.path, (unsigned long long)t->too_deep);
-		kd->skipped++;
-	}
-	data = r.seen_data;
-	failed = r.failed;
-	if (kd->stream && data)
-		kd_stream_end(kd, t);
-	kft_log_close(&r);
-	kd->reader = NULL;
-	fclose(lines);
-	if (kd->stream && data) {
-		char note[512];
-
-		/* The traced time's hooks are known now: said last. */
-		if (kd_times_note(kd, true, note, sizeof(note)))
-			printf("%s\n", note);
-	} else if (data && (kd->boot || kd->output == 'j' || kd->output == 't' ||
-			    kd->output == 'c')) {
-		kft_tree_place(t);	/* what places calls in time */
-	}
-	if (failed)
-		return 1;
-	if (!data) {
-		fprintf(stderr, "kd: %s: no KFT log data (no '--------' line)\n",
-			name);
-		return 1;
-	}
-	/* Output from the lines read; the exit status says some were not. */
-	kd->skipped += r.skipped;
-	return 0;
-}
 
 /* --threshold: a percentage, '%' optional, as a fraction. */
 static bool threshold_arg(const char *s, double *v)
@@ -363,18 +156,51 @@ static int stdin_uses(const char *map, int nlogs, char **logs)
 	return n;
 }
 
-/* The option an output mode's getopt_long() value stands for. */
-static const char *output_name(int val)
-{
-	switch (val) {
-	case 'j': return "--json";
-	case 'I': return "--initcall-debug";
-	case 'G': return "--svg";
-	case 'T': return "--timeline";
-	case 'F': return "--folded";
-	default: return "--chrome";
-	}
-}
+/* getopt_long()'s values for the options without a letter. */
+enum {
+	OPT_FOLDED = 256, OPT_CHROME, OPT_SVG, OPT_TIMELINE, OPT_JSON,
+	OPT_INITCALL_DEBUG, OPT_TRACECMD, OPT_DIFF, OPT_BOOT, OPT_CHECK,
+	OPT_THRESHOLD, OPT_MIN, OPT_RAW, OPT_PID, OPT_CPU, OPT_FROM, OPT_TO,
+	OPT_SUBTREE,
+};
+
+static const struct option long_opts[] = {
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "subtree", required_argument, NULL, OPT_SUBTREE },
+	{ "chrome", no_argument, NULL, OPT_CHROME },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "svg", no_argument, NULL, OPT_SVG },
+	{ "timeline", no_argument, NULL, OPT_TIMELINE },
+	{ "boot", no_argument, NULL, OPT_BOOT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "initcall-debug", no_argument, NULL, OPT_INITCALL_DEBUG },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "trace-cmd", required_argument, NULL, OPT_TRACECMD },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ }
+};
+
+/* The outputs an option without an argument picks, and its name. */
+static const struct {
+	int opt;
+	const char *name;
+	enum kd_output output;
+} outputs[] = {
+	{ OPT_FOLDED, "--folded", KD_OUT_FOLDED },
+	{ OPT_CHROME, "--chrome", KD_OUT_CHROME },
+	{ OPT_SVG, "--svg", KD_OUT_SVG },
+	{ OPT_TIMELINE, "--timeline", KD_OUT_TIMELINE },
+	{ OPT_JSON, "--json", KD_OUT_BOOT_JSON },
+	{ OPT_INITCALL_DEBUG, "--initcall-debug", KD_OUT_INITCALL_DEBUG },
+};
 
 /*
  * An output mode (-c, --folded, ...; --diff): one at a time.  *mode is the
@@ -391,276 +217,329 @@ static bool one_mode(const char **mode, const char *name)
 	return true;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "folded", no_argument, NULL, 'F' },
-		{ "pid", required_argument, NULL, 'P' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "from", required_argument, NULL, 'A' },
-		{ "to", required_argument, NULL, 'B' },
-		{ "subtree", required_argument, NULL, 'S' },
-		{ "chrome", no_argument, NULL, 'J' },
-		{ "diff", no_argument, NULL, 'D' },
-		{ "svg", no_argument, NULL, 'G' },
-		{ "timeline", no_argument, NULL, 'T' },
-		{ "boot", no_argument, NULL, 'O' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "initcall-debug", no_argument, NULL, 'I' },
-		{ "check", no_argument, NULL, 'K' },
-		{ "threshold", required_argument, NULL, 'H' },
-		{ "min", required_argument, NULL, 'M' },
-		{ "raw", no_argument, NULL, 'R' },
-		{ "trace-cmd", required_argument, NULL, 'X' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ }
-	};
-	struct kd kd = { .sort = 't', .top = -1, .pid = LONG_MIN, .cpu = LONG_MIN,
-			 .from = -INFINITY, .to = INFINITY, .subtree_fn = -1,
-			 .threshold = 0.10, .min_change = 1000 };
-	bool boot_opts = false;
-	const char *map = NULL, *elf = NULL, *mode = NULL;
-	const char *tracecmd = NULL;
+/* The command line besides the options: the files, and what was given. */
+struct cmdline {
+	const char *map, *elf;	/* -m, -e */
+	char **logs;		/* the logs (and references), nlogs of them */
+	int nlogs;
+	const char *mode;	/* the output's option, as given */
 	/* -n, -t, -s, -f or -l given: not every output has them. */
-	bool opt_n = false, opt_t = false, opt_s = false;
-	const char *opt_f = NULL;
-	struct kft_symtab st, *stp = NULL;
-	struct kft_tree t;
-	bool long_fmt = false;
-	char err[512];
-	long long n;
-	int opt, ret;
+	bool opt_n, opt_t, opt_s, long_fmt;
+	const char *opt_f;
+	bool boot_opts;		/* --threshold or --min given */
+};
 
-	while ((opt = getopt_long(argc, argv, "n:t:s:f:lcirm:e:hV", opts, NULL)) != -1) {
+/*
+ * The options into o and cl, each value checked: -1, or kd's exit status
+ * (--help, --version; 2, said, for a value that is not one).
+ */
+static int parse_options(int argc, char **argv, struct kd_options *o,
+			 struct cmdline *cl)
+{
+	long long n;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "n:t:s:f:lcirm:e:hV", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			if (!kft_opt_int(optarg, 10, 0, LONG_MAX, &n)) {
 				fprintf(stderr, "kd: -n takes a number of lines (0 or more), not '%s'\n", optarg);
 				return 2;
 			}
-			kd.top = n;
-			opt_n = true;
+			o->top = n;
+			cl->opt_n = true;
 			break;
 		case 't':
-			if (!kft_opt_real(optarg, 0, HUGE_VAL, &kd.min_total)) {
+			if (!kft_opt_real(optarg, 0, HUGE_VAL, &o->min_total)) {
 				fprintf(stderr, "kd: -t takes microseconds (0 or more), not '%s'\n", optarg);
 				return 2;
 			}
-			opt_t = true;
+			cl->opt_t = true;
 			break;
 		case 's':
 			if (strlen(optarg) != 1 || !strchr("Fctarslw", optarg[0])) {
 				fprintf(stderr, "kd: -s takes one of F c t a r s l w, not '%s'\n", optarg);
 				return 2;
 			}
-			kd.sort = optarg[0];
-			opt_s = true;
+			o->sort = optarg[0];
+			cl->opt_s = true;
 			break;
 		case 'f':
 			if (!*optarg) {
 				fprintf(stderr, "kd: -f takes one or more columns, not ''\n");
 				return 2;
 			}
-			kd.format = optarg;
-			opt_f = "-f";
+			o->format = optarg;
+			cl->opt_f = "-f";
 			break;
-		case 'l': long_fmt = true; opt_f = "-l"; break;
+		case 'l': cl->long_fmt = true; cl->opt_f = "-l"; break;
 		case 'c':
-			if (!one_mode(&mode, "-c"))
+			if (!one_mode(&cl->mode, "-c"))
 				return 2;
-			kd.tree = true;
+			o->tree = true;
 			break;
-		case 'i': kd.interlace = true; break;
-		case 'r': kd.running = true; break;
-		case 'm': map = optarg; break;
-		case 'e': elf = optarg; break;
-		case 'P':	/* a pid, or -1 for interrupts */
-		case 'C':
-			if (!kft_opt_int(optarg, 10, opt == 'P' ? -1 : 0, INT32_MAX, &n)) {
+		case 'i': o->interlace = true; break;
+		case 'r': o->running = true; break;
+		case 'm': cl->map = optarg; break;
+		case 'e': cl->elf = optarg; break;
+		case OPT_PID:	/* a pid, or -1 for interrupts */
+		case OPT_CPU:
+			if (!kft_opt_int(optarg, 10, opt == OPT_PID ? -1 : 0, INT32_MAX, &n)) {
 				fprintf(stderr, "kd: --%s takes %s, not '%s'\n",
-					opt == 'P' ? "pid" : "cpu",
-					opt == 'P' ? "a pid (-1: interrupts)" : "a CPU number", optarg);
+					opt == OPT_PID ? "pid" : "cpu",
+					opt == OPT_PID ? "a pid (-1: interrupts)" : "a CPU number", optarg);
 				return 2;
 			}
-			*(opt == 'P' ? &kd.pid : &kd.cpu) = n;
+			*(opt == OPT_PID ? &o->pid : &o->cpu) = n;
 			break;
-		case 'A':
-		case 'B':
-			if (!kft_opt_real(optarg, -HUGE_VAL, HUGE_VAL, opt == 'A' ? &kd.from : &kd.to)) {
+		case OPT_FROM:
+		case OPT_TO:
+			if (!kft_opt_real(optarg, -HUGE_VAL, HUGE_VAL, opt == OPT_FROM ? &o->from : &o->to)) {
 				fprintf(stderr, "kd: --%s takes microseconds, not '%s'\n",
-					opt == 'A' ? "from" : "to", optarg);
+					opt == OPT_FROM ? "from" : "to", optarg);
 				return 2;
 			}
 			break;
-		case 'S': kd.subtree = optarg; break;
-		case 'D':
-			if (!one_mode(&mode, "--diff"))
+		case OPT_SUBTREE: o->subtree = optarg; break;
+		case OPT_DIFF:
+			if (!one_mode(&cl->mode, "--diff"))
 				return 2;
-			kd.diff = true;
+			o->diff = true;
 			break;
-		case 'O': kd.boot = true; break;
-		case 'j':
-		case 'I':
-		case 'G':
-		case 'T':
-		case 'F':
-		case 'J':
-			if (!one_mode(&mode, output_name(opt)))
-				return 2;
-			kd.output = strchr("jJ", opt) ? (opt == 'j' ? 'J' : 'j') :
-				    opt == 'I' ? 'i' : opt == 'G' ? 's' :
-				    opt == 'T' ? 't' : 'f';
+		case OPT_BOOT: o->boot = true; break;
+		case OPT_FOLDED:
+		case OPT_CHROME:
+		case OPT_SVG:
+		case OPT_TIMELINE:
+		case OPT_JSON:
+		case OPT_INITCALL_DEBUG:
+			for (size_t k = 0; k < sizeof(outputs) / sizeof(*outputs); k++) {
+				if (outputs[k].opt != opt)
+					continue;
+				if (!one_mode(&cl->mode, outputs[k].name))
+					return 2;
+				o->output = outputs[k].output;
+			}
 			break;
-		case 'K': kd.check = true; break;
-		case 'H':
-			if (!threshold_arg(optarg, &kd.threshold)) {
+		case OPT_CHECK: o->check = true; break;
+		case OPT_THRESHOLD:
+			if (!threshold_arg(optarg, &o->threshold)) {
 				fprintf(stderr, "kd: --threshold takes a percentage (0 to 100000, '%%' optional), not '%s'\n", optarg);
 				return 2;
 			}
-			boot_opts = true;
+			cl->boot_opts = true;
 			break;
-		case 'M':
-			if (!time_arg(optarg, &kd.min_change)) {
+		case OPT_MIN:
+			if (!time_arg(optarg, &o->min_change)) {
 				fprintf(stderr, "kd: --min takes a time of 0 or more, in us (the default), ms or s, not '%s'\n", optarg);
 				return 2;
 			}
-			boot_opts = true;
+			cl->boot_opts = true;
 			break;
-		case 'R': kd.raw = true; break;
-		case 'X':
-			if (!one_mode(&mode, "--trace-cmd"))
+		case OPT_RAW: o->raw = true; break;
+		case OPT_TRACECMD:
+			if (!one_mode(&cl->mode, "--trace-cmd"))
 				return 2;
-			kd.output = 'c';
-			tracecmd = optarg;
+			o->output = KD_OUT_TRACECMD;
+			o->tracecmd = optarg;
 			break;
 		case 'h': usage(stdout); return kft_output_done("kd", 0);
 		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return kft_output_done("kd", 0);
 		default: usage(stderr); return 2;
 		}
 	}
-	if (map && elf) {
+	cl->logs = argv + optind;
+	cl->nlogs = argc - optind;
+	return -1;
+}
+
+/* Does --boot write this output (the report as text, SVG, JSON, lines)? */
+static bool boot_output(enum kd_output out)
+{
+	return out == KD_OUT_TEXT || out == KD_OUT_SVG ||
+	       out == KD_OUT_BOOT_JSON || out == KD_OUT_INITCALL_DEBUG;
+}
+
+/*
+ * The options together: one command, every option one its output has,
+ * the files it takes; -f's columns (the default's, or -l's, set here).
+ * false (said on stderr: exit 2) if not.
+ */
+static bool check_options(struct kd_options *o, const struct cmdline *cl)
+{
+	const char *map = cl->map;
+	bool text = o->output == KD_OUT_TEXT;
+
+	if (map && cl->elf) {
 		fprintf(stderr, "kd: -m and -e are two symbol sources: give one\n");
-		return 2;
+		return false;
 	}
 	/* (--check names the arguments itself, kd_boot_check.c.) */
-	if ((!kd.check || (map && !strcmp(map, "-"))) &&
-	    stdin_uses(map, argc - optind, argv + optind) > 1) {
+	if ((!o->check || (map && !strcmp(map, "-"))) &&
+	    stdin_uses(map, cl->nlogs, cl->logs) > 1) {
 		fprintf(stderr, "kd: standard input ('-') can be read once: give the %s as a file\n",
 			map && !strcmp(map, "-") ? "map" : "logs");
-		return 2;
+		return false;
 	}
-	if ((kd.interlace || kd.running) && !kd.tree) {
+	if ((o->interlace || o->running) && !o->tree) {
 		fprintf(stderr, "kd: %s goes with -c (call trees)\n",
-			kd.interlace ? "-i" : "-r");
-		return 2;
+			o->interlace ? "-i" : "-r");
+		return false;
 	}
 	/*
 	 * The summary's options with -c or an export (--folded, --chrome,
 	 * --svg, --timeline; --boot has -n and -t of its own): they would
 	 * change nothing, silently.  -c has -f and -l.
 	 */
-	if ((kd.tree || (kd.output && !kd.boot)) &&
-	    (opt_n || opt_t || opt_s || (opt_f && !kd.tree))) {
+	if ((o->tree || (!text && !o->boot)) &&
+	    (cl->opt_n || cl->opt_t || cl->opt_s || (cl->opt_f && !o->tree))) {
 		fprintf(stderr, "kd: %s goes with a summary, not with %s\n",
-			opt_n ? "-n" : opt_t ? "-t" : opt_s ? "-s" : opt_f, mode);
-		return 2;
+			cl->opt_n ? "-n" : cl->opt_t ? "-t" : cl->opt_s ? "-s" : cl->opt_f,
+			cl->mode);
+		return false;
 	}
-	if ((kd.output == 'J' || kd.output == 'i' || kd.check || boot_opts) &&
-	    !kd.boot) {
+	if ((o->output == KD_OUT_BOOT_JSON ||
+	     o->output == KD_OUT_INITCALL_DEBUG || o->check || cl->boot_opts) &&
+	    !o->boot) {
 		fprintf(stderr, "kd: --json, --initcall-debug, --check, --threshold and --min go with --boot (a trace as JSON: --chrome)\n");
-		return 2;
+		return false;
 	}
-	if (boot_opts && !kd.check) {
+	if (cl->boot_opts && !o->check) {
 		fprintf(stderr, "kd: --threshold and --min go with --check\n");
-		return 2;
+		return false;
 	}
-	if (kd.check && (kd.diff || kd.output || kd.tree)) {
+	if (o->check && (o->diff || !text || o->tree)) {
 		fprintf(stderr, "kd: --boot --check is a verdict of its own: not with --diff, -c or another output\n");
-		return 2;
+		return false;
 	}
-	if (tracecmd && (kd.output != 'c' || kd.tree || kd.boot || kd.diff)) {
+	if (o->tracecmd && (o->output != KD_OUT_TRACECMD || o->tree ||
+			    o->boot || o->diff)) {
 		fprintf(stderr, "kd: --trace-cmd writes a file of its own: not with -c, --boot, --diff or another output\n");
-		return 2;
+		return false;
 	}
-	if (kd.check) {
-		if (argc - optind < 2) {
+	if (o->check) {
+		if (cl->nlogs < 2) {
 			fprintf(stderr, "kd: --boot --check takes a reference boot or more, then the boot to check\n");
-			return 2;
+			return false;
 		}
-	} else if (argc - optind > 1 + kd.diff || (kd.diff && argc - optind != 2)) {
+	} else if (cl->nlogs > 1 + o->diff || (o->diff && cl->nlogs != 2)) {
 		usage(stderr);
-		return 2;
+		return false;
 	}
-	if (kd.boot && (kd.tree || (kd.output && !strchr("sJi", kd.output)))) {
+	if (o->boot && (o->tree || !boot_output(o->output))) {
 		fprintf(stderr, "kd: --boot makes a report of its own: not with -c, --folded, --chrome or --timeline\n");
-		return 2;
+		return false;
 	}
-	if (kd.boot && kd.diff && kd.output) {
+	if (o->boot && o->diff && !text) {
 		fprintf(stderr, "kd: --boot --diff is a table: not with --svg, --json or --initcall-debug\n");
-		return 2;
+		return false;
 	}
-	if (kd.diff && !strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+	if (o->diff && !strcmp(cl->logs[0], "-") && !strcmp(cl->logs[1], "-")) {
 		fprintf(stderr, "kd: --diff reads one of its logs from standard input, not both\n");
-		return 2;
+		return false;
 	}
-	if (!kd.format)
-		kd.format = kd.tree ? "etlp" : long_fmt ? "Fctalsmn" : "Fctal";
-	else if (long_fmt)
-		kd.format = kd.tree ? "etlp" : "Fctalsmn";
-	kd.callees = !kd.tree && strpbrk(kd.format, "mnu");
-	for (const char *p = kd.format; *p; p++) {
-		if (kd.tree ? !strchr("etlp", *p) : !kd_summary_column(*p)) {
-			fprintf(stderr, "kd: unknown column '%c' in -f %s\n", *p, kd.format);
-			return 2;
+	if (!o->format)
+		o->format = o->tree ? "etlp" : cl->long_fmt ? "Fctalsmn" : "Fctal";
+	else if (cl->long_fmt)
+		o->format = o->tree ? "etlp" : "Fctalsmn";
+	o->callees = !o->tree && strpbrk(o->format, "mnu");
+	for (const char *p = o->format; *p; p++) {
+		if (o->tree ? !strchr("etlp", *p) : !kd_summary_column(*p)) {
+			fprintf(stderr, "kd: unknown column '%c' in -f %s\n", *p, o->format);
+			return false;
 		}
 	}
-	if (map || elf) {
-		if (kft_symtab_load(&st, map, elf, err, sizeof(err))) {
+	return true;
+}
+
+/* One log (NULL: standard input) read, and written as the options say. */
+static int analyse(struct kd *kd, const char *log, struct kft_symtab *st)
+{
+	const char *title = log ? log : "KFT log";
+	struct kft_export_note en;
+	struct kft_tree t;
+	char note[512];
+	int ret;
+
+	ret = kd_analyse(kd, log, st, &t);
+	kd_export_note(kd, &en, note, sizeof(note));
+	if (ret) {
+		/* nothing to write */
+	} else if (kd->opt.boot) {
+		ret = kd_boot(kd, &t, log ? log : "<stdin>");
+	} else {
+		switch (kd->opt.output) {
+		case KD_OUT_FOLDED:
+			kft_export_folded(stdout, &t, &kd->names);
+			break;
+		case KD_OUT_CHROME:
+			kft_export_chrome(stdout, &t, &kd->names, &en);
+			break;
+		case KD_OUT_SVG:
+			kft_export_flamegraph(stdout, &t, &kd->names, title, &en);
+			break;
+		case KD_OUT_TIMELINE:
+			kft_export_timeline(stdout, &t, &kd->names, title, &en);
+			break;
+		case KD_OUT_TRACECMD:
+			ret = kd_tracecmd(kd, &t, kd->opt.tracecmd, &en);
+			break;
+		case KD_OUT_TEXT:
+			if (!kd->opt.tree)
+				kd_summary(kd);
+			else if (!kd->stream)	/* -r printed them */
+				kd_call_trees(kd, &t);
+			break;
+		case KD_OUT_BOOT_JSON:
+		case KD_OUT_INITCALL_DEBUG:
+			break;		/* --boot's (check_options()) */
+		}
+	}
+	kft_tree_free(&t);
+	kd_free(kd);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct kd kd = {
+		.opt = { .sort = 't', .top = -1, .pid = LONG_MIN,
+			 .cpu = LONG_MIN, .from = -INFINITY, .to = INFINITY,
+			 .threshold = 0.10, .min_change = 1000 },
+		.subtree_fn = -1,
+	};
+	struct kft_symtab st, *stp = NULL;
+	struct cmdline cl = { 0 };
+	char **logs;
+	char err[512];
+	int ret;
+
+	ret = parse_options(argc, argv, &kd.opt, &cl);
+	if (ret >= 0)
+		return ret;
+	if (!check_options(&kd.opt, &cl))
+		return 2;
+	if (cl.map || cl.elf) {
+		if (kft_symtab_load(&st, cl.map, cl.elf, err, sizeof(err))) {
 			fprintf(stderr, "kd: %s\n", err);
 			return 1;
 		}
 		stp = &st;
 	}
-	if (kd.check) {
-		ret = kd_boot_check(&kd, argv + optind, argc - optind, stp);
-		if (stp)
-			kft_symtab_free(stp);
-		/* A verdict that could not be written is no verdict. */
-		return kft_output_done("kd", 0) ? 2 : ret;
-	} else if (kd.diff && kd.boot) {
-		ret = kd_boot_diff(&kd, argv[optind], argv[optind + 1], stp);
-	} else if (kd.diff) {
-		ret = kd_diff(&kd, argv[optind], argv[optind + 1], stp);
-	} else {
-		struct kft_export_note en;
-		char note[512];
-
-		ret = kd_analyse(&kd, optind < argc ? argv[optind] : NULL, stp, &t);
-		kd_export_note(&kd, &en, note, sizeof(note));
-		if (!ret && kd.boot)
-			ret = kd_boot(&kd, &t, optind < argc ? argv[optind] : "<stdin>");
-		else if (!ret && kd.output == 'f')
-			kft_export_folded(stdout, &t, &kd.names);
-		else if (!ret && kd.output == 'j')
-			kft_export_chrome(stdout, &t, &kd.names, &en);
-		else if (!ret && kd.output == 's')
-			kft_export_flamegraph(stdout, &t, &kd.names,
-					      optind < argc ? argv[optind] : "KFT log", &en);
-		else if (!ret && kd.output == 't')
-			kft_export_timeline(stdout, &t, &kd.names,
-					    optind < argc ? argv[optind] : "KFT log", &en);
-		else if (!ret && kd.output == 'c')
-			ret = kd_tracecmd(&kd, &t, tracecmd, &en);
-		else if (!ret && kd.tree && !kd.stream)
-			kd_call_trees(&kd, &t);
-		else if (!ret && !kd.tree)
-			kd_summary(&kd);
-		kft_tree_free(&t);
-		kd_free(&kd);
-	}
+	logs = cl.logs;
+	if (kd.opt.check)
+		ret = kd_boot_check(&kd, logs, cl.nlogs, stp);
+	else if (kd.opt.diff && kd.opt.boot)
+		ret = kd_boot_diff(&kd, logs[0], logs[1], stp);
+	else if (kd.opt.diff)
+		ret = kd_diff(&kd, logs[0], logs[1], stp);
+	else
+		ret = analyse(&kd, cl.nlogs ? logs[0] : NULL, stp);
 	if (stp)
 		kft_symtab_free(stp);
+	/* A verdict that could not be written is no verdict. */
+	if (kd.opt.check)
+		return kft_output_done("kd", 0) ? 2 : ret;
 	if (!ret && kd.skipped)
 		ret = 1;
 	return kft_output_done("kd", ret);

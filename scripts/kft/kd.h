@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kd's modes over one reader and one tree builder: kd.c reads the log
- * (kftlog.c) into call trees (calltree.c) and hands each call to the mode
- * asked for -- summary (kd_summary.c), call trees (kd_tree.c), --diff
- * (kd_diff.c), folded/Chrome (export.c), SVG (svg.c), the boot report
- * (kd_boot.c).  Numbers are
- * printed by kd_format.c.
+ * kd's modes over one reader and one tree builder: kd.c parses the
+ * command line and dispatches; kd_analyse.c reads the log (kftlog.c) into
+ * call trees (calltree.c) and hands each call to the mode asked for --
+ * summary (kd_summary.c), call trees (kd_tree.c), --diff (kd_diff.c),
+ * folded/Chrome (export.c), SVG (svg.c), the boot report (kd_boot.c).
+ * Numbers are printed by kd_format.c.
  */
 #ifndef _KFT_KD_H
 #define _KFT_KD_H
@@ -36,7 +36,42 @@ struct fstat {
 };
 
 
+/* What kd writes: one output at a time. */
+enum kd_output {
+	KD_OUT_TEXT,		/* the summary, or -c's call trees */
+	KD_OUT_FOLDED,		/* --folded */
+	KD_OUT_CHROME,		/* --chrome: Chrome Trace Event JSON */
+	KD_OUT_SVG,		/* --svg; with --boot, the report drawn */
+	KD_OUT_TIMELINE,	/* --timeline */
+	KD_OUT_TRACECMD,	/* --trace-cmd FILE */
+	KD_OUT_BOOT_JSON,	/* --boot --json */
+	KD_OUT_INITCALL_DEBUG,	/* --boot --initcall-debug */
+};
+
+/* The command line, as kd.c parsed and checked it; read-only after. */
+struct kd_options {
+	const char *format;	/* -f (or -l's, or the default) */
+	char sort;		/* -s: a summary column */
+	long top;		/* -n: -1 all */
+	double min_total;	/* -t */
+	bool tree, interlace, running, diff;	/* -c, -i, -r, --diff */
+	bool boot;		/* --boot: the boot report (kd_boot.c) */
+	bool callees;		/* columns m, n or u: keep who called whom */
+	bool raw;		/* --raw: times as measured */
+	enum kd_output output;
+	const char *tracecmd;	/* --trace-cmd's file */
+	bool check;		/* --boot --check REFERENCE... LOG */
+	double threshold;	/* --check: slower by more than this fraction */
+	double min_change;	/* --check: and by more than this many us */
+	/* filters */
+	long pid, cpu;		/* LONG_MIN: any */
+	double from, to;
+	const char *subtree;
+};
+
+/* One log's analysis: the options, and what reading the log built. */
 struct kd {
+	struct kd_options opt;
 	struct kft_names names;
 	struct fstat *fs;
 	uint32_t nfs;
@@ -52,26 +87,7 @@ struct kd {
 	double traced, traced_hooks;
 	const struct kft_log_reader *reader;	/* while reading a log */
 	const struct kft_symtab *syms;	/* -m, -e: the log's, if given */
-	bool raw;		/* --raw: times as measured */
-	/* options */
-	const char *format;
-	char sort;
-	long top;
-	double min_total;
-	bool tree, interlace, running, diff;
-	bool boot;		/* --boot: the boot report (kd_boot.c) */
-	bool callees;		/* columns m, n or u: keep who called whom */
-	char output;		/* 0 text, 'f' folded, 'j' Chrome JSON, 's' svg,
-				 * 'c' trace-cmd data (--trace-cmd),
-				 * 't' timeline; --boot: 'J' JSON, 'i' initcall_debug */
-	bool check;		/* --boot --check REFERENCE... LOG */
-	double threshold;	/* --check: slower by more than this fraction */
-	double min_change;	/* --check: and by more than this many us */
-	/* filters */
-	long pid, cpu;		/* LONG_MIN: any */
-	double from, to;
-	const char *subtree;
-	int64_t subtree_fn;	/* name id, -1 if not in the log (yet) */
+	int64_t subtree_fn;	/* --subtree's name id; -1: not in the log yet */
 	/* -c -i: the trees open in the listing, outermost first */
 	int32_t *splice;
 	int32_t depth, splice_cap;
@@ -84,7 +100,10 @@ struct kd {
 	uint32_t qhead, qlen, qcap, scratch_cap;
 };
 
-/* kd.c: read a log (NULL or "-": standard input) into kd and the tree t. */
+/*
+ * kd_analyse.c: read a log (NULL or "-": standard input) into kd and the
+ * tree t; kd_analyse_file() reads an open file, called name in messages.
+ */
 int kd_analyse(struct kd *kd, const char *path, struct kft_symtab *st,
 	       struct kft_tree *t);
 int kd_analyse_file(struct kd *kd, FILE *in, const char *name,

@@ -32,10 +32,6 @@
 #include "utf8.h"
 #include "xalloc.h"
 
-const char *const kd_boot_level_names[8] = {
-	"pure", "core", "postcore", "arch", "subsys", "fs", "device", "late",
-};
-
 /* A formatted string on the heap, whatever its length. */
 static char *xstrfmt(const char *fmt, ...)
 {
@@ -74,33 +70,6 @@ static char *utf8_copy(const char *s)
 		memcpy(o, s, n);
 		o += n;
 		s += n;
-	}
-	*o = '\0';
-	return out;
-}
-
-char *kd_boot_esc(const char *s)
-{
-	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
-
-	while (*s) {
-		unsigned char c = *s;
-		size_t n = kft_utf8_seq(s);
-
-		/* C1 controls (U+0080..U+009F) are controls too. */
-		if (c == '\\') {
-			*o++ = '\\';
-			*o++ = '\\';
-			s++;
-		} else if (!n || c < 0x20 || c == 0x7f ||
-			   (n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)) {
-			o += sprintf(o, "\\x%02x", c);
-			s++;
-		} else {
-			memcpy(o, s, n);
-			o += n;
-			s += n;
-		}
 	}
 	*o = '\0';
 	return out;
@@ -857,7 +826,7 @@ int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	 * hook cost that says so is a calibration of another kernel or
 	 * machine.  Then the times as measured, and a warning.
 	 */
-	if (kd->comp.costed && !kd->raw && start >= 0 && user >= 0) {
+	if (kd->comp.costed && !kd->opt.raw && start >= 0 && user >= 0) {
 		double t0 = sub.nodes[start].c.entry, t1 = sub.nodes[user].c.entry;
 
 		for (i = 0; i < sub.n; i++)
@@ -894,40 +863,6 @@ int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 		fprintf(stderr, "kd: %s: %s\n", source, r->note_buf);
 	}
 	return 0;
-}
-
-void kd_boot_free(struct boot_report *r)
-{
-	uint32_t i, k;
-
-	for (i = 0; i < r->nphases; i++)
-		free(r->phases[i].name);
-	for (i = 0; i < r->ncalls; i++) {
-		free(r->calls[i].name);
-		for (k = 0; k < r->calls[i].ntop; k++)
-			free(r->calls[i].top[k].name);
-	}
-	free(r->phases);
-	free(r->calls);
-	memset(r, 0, sizeof(*r));
-}
-
-/*
- * "6 device", "early", "-", or "#N" where the eight levels were not seen
- * (the Nth level in the log, whichever it is).
- */
-char *kd_boot_level_text(const struct boot_report *r,
-			 const struct boot_initcall *ic, char *buf, size_t n)
-{
-	if (ic->level == BOOT_LEVEL_EARLY)
-		snprintf(buf, n, "early");
-	else if (ic->level < 0)
-		snprintf(buf, n, "-");
-	else if (ic->level < 8 && r->levels8)
-		snprintf(buf, n, "%d %s", ic->level, kd_boot_level_names[ic->level]);
-	else
-		snprintf(buf, n, "#%d", ic->level);
-	return buf;
 }
 
 static void print_report(const struct kd *kd, const struct boot_report *r)
@@ -967,7 +902,7 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 	printf("%14s %14s %6s  %s\n", "start", "time", "%", "phase");
 	for (i = 0; i < r->nphases; i++) {
 		/* -t T: phases under T us go into one line. */
-		if (r->phases[i].time < kd->min_total) {
+		if (r->phases[i].time < kd->opt.min_total) {
 			short_time += r->phases[i].time;
 			nshort++;
 			continue;
@@ -983,7 +918,7 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 		printf("%14s %14s %6.1f  (%u phases of less than %s us each)\n", "",
 		       kd_fmt_us(kd, short_time, a, sizeof(a)),
 		       total > 0 ? 100 * short_time / total : 0, nshort,
-		       kd_fmt_us(kd, kd->min_total, b, sizeof(b)));
+		       kd_fmt_us(kd, kd->opt.min_total, b, sizeof(b)));
 	printf("%14s %14s %6.1f  %s\n", "", kd_fmt_us(kd, total, a, sizeof(a)),
 	       total > 0 ? 100.0 : 0, "total");
 
@@ -1004,9 +939,9 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 		char level[24];
 		unsigned int k;
 
-		if (kd->top >= 0 && shown++ >= kd->top)
+		if (kd->opt.top >= 0 && shown++ >= kd->opt.top)
 			break;
-		if (ic->time < kd->min_total)
+		if (ic->time < kd->opt.min_total)
 			break;
 		name = kd_boot_esc(ic->name ? ic->name : "(not in the log)");
 		printf("%14s %14s %14s %14s  %-10s %s%s",
@@ -1100,11 +1035,11 @@ int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 
 	if (kd_boot_build(kd, t, &r, source))
 		return 2;
-	if (kd->output == 's')
+	if (kd->opt.output == KD_OUT_SVG)
 		print_svg(kd, &r);
-	else if (kd->output == 'J')
+	else if (kd->opt.output == KD_OUT_BOOT_JSON)
 		kd_boot_print_json(kd, &r, source);
-	else if (kd->output == 'i')
+	else if (kd->opt.output == KD_OUT_INITCALL_DEBUG)
 		kd_boot_print_initcall_debug(&r);
 	else
 		print_report(kd, &r);
@@ -1330,7 +1265,7 @@ static void print_changes(const struct kd *kd, const char *what,
 		double vb = isnan(rows[i].b) ? 0 : rows[i].b;
 		char *name;
 
-		if (kd->top >= 0 && shown++ >= kd->top)
+		if (kd->opt.top >= 0 && shown++ >= kd->opt.top)
 			break;
 		name = kd_boot_esc(rows[i].name);
 		printf("%-44s %14s %14s %14s\n", name,

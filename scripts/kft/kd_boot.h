@@ -73,7 +73,20 @@ struct boot_report {
 	char note_buf[512];
 };
 
+/*
+ * kd_boot_report.c: what the report's builder, writers and reader share;
+ * it calls none of them.
+ */
 extern const char *const kd_boot_level_names[8];
+void kd_boot_free(struct boot_report *r);
+/* "6 device", "early", "-", or "#N" where the eight levels were not seen. */
+char *kd_boot_level_text(const struct boot_report *r,
+			 const struct boot_initcall *ic, char *buf, size_t n);
+/*
+ * A name for a terminal, on the heap: control characters, bytes that are
+ * not UTF-8 and backslashes as \xNN (\\): no name can forge a line.
+ */
+char *kd_boot_esc(const char *s);
 
 /* kd_boot.c */
 /*
@@ -85,17 +98,9 @@ extern const char *const kd_boot_level_names[8];
  */
 int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 		  struct boot_report *r, const char *source);
-void kd_boot_free(struct boot_report *r);
 /* The boot report of one file: a boot run's log, or a kd --boot --json. */
 int kd_boot_load(struct kd *kd, const char *path, struct kft_symtab *st,
 		 struct boot_report *r);
-char *kd_boot_level_text(const struct boot_report *r,
-			 const struct boot_initcall *ic, char *buf, size_t n);
-/*
- * A name for a terminal, on the heap: control characters, bytes that are
- * not UTF-8 and backslashes as \xNN (\\): no name can forge a line.
- */
-char *kd_boot_esc(const char *s);
 /*
  * Can the report be compared with another (--diff, --check)?  A log
  * without start_kernel began after the boot did: its boot time is not

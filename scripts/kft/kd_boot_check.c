@@ -207,7 +207,8 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 	for (j = 0; j < it.n; j++) {
 		struct item *x = &it.v[j];
 		double ref = isnan(x->ref) ? 0 : x->ref;
-		double allowed = fmax(kd->threshold * ref, kd->min_change);
+		double allowed = fmax(kd->opt.threshold * ref,
+				      kd->opt.min_change);
 
 		x->change = (isnan(x->now) ? 0 : x->now) - ref;
 		x->verdict = x->change > allowed ? 1 : -x->change > allowed ? -1 : 0;
@@ -225,7 +226,8 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 	       npaths > 2 ? "each item's reference the slowest of them; " : "",
 	       paths[0]);
 	printf("Fails when slower than the reference by more than %g%% and more than %s us\n",
-	       100 * kd->threshold, kd_fmt_us(kd, kd->min_change, a, sizeof(a)));
+	       100 * kd->opt.threshold,
+	       kd_fmt_us(kd, kd->opt.min_change, a, sizeof(a)));
 	if (r[npaths - 1].note.times && r[npaths - 1].note.text[0])
 		printf("This boot's %s\n", r[npaths - 1].note.text);
 	printf("\n  %-8s %-44s %12s    %12s    %14s    %9s\n", "", "", "reference",

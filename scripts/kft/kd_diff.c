@@ -77,7 +77,8 @@ void kd_pair_free(struct kd *a, struct kd *b, struct kft_tree *ta,
 void kd_times_alike(const struct kd *a, const char *pa, const struct kd *b,
 		    const char *pb)
 {
-	bool ca = a->comp.costed && !a->raw, cb = b->comp.costed && !b->raw;
+	bool ca = a->comp.costed && !a->opt.raw;
+	bool cb = b->comp.costed && !b->opt.raw;
 	char note[512];
 
 	if (kd_times_note(a, true, note, sizeof(note)))
@@ -139,7 +140,7 @@ int kd_diff(struct kd *kd, const char *old, const char *new,
 	for (i = 0; i < n; i++) {
 		const struct diff_row *r = &rows[i];
 
-		if (kd->top >= 0 && shown >= kd->top)
+		if (kd->opt.top >= 0 && shown >= kd->opt.top)
 			break;
 		shown++;
 		printf("%-25s %6.0f %6.0f %10s %10s %10s %10s %10s %10s\n", r->name,

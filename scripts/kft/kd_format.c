@@ -103,7 +103,7 @@ bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n)
 	if (share && !isnan(f))
 		snprintf(pct, sizeof(pct), ": instrumentation was %.1f%% of the traced time",
 			 100 * f);
-	if (kd->raw)
+	if (kd->opt.raw)
 		snprintf(buf, n, "times: as measured (--raw), KFT's hooks included%s (%s)%s",
 			 part, cost, pct);
 	else
@@ -121,7 +121,7 @@ const struct kft_export_note *kd_export_note(const struct kd *kd,
 	if (!kd_times_note(kd, true, buf, n))
 		return en;
 	en->text = buf;
-	en->times = kd->comp.costed && !kd->raw ? "compensated" : "measured";
+	en->times = kd->comp.costed && !kd->opt.raw ? "compensated" : "measured";
 	en->cost_known = kd->comp.costed && !kd->comp.differ;
 	en->cost = kd->comp.first;
 	if (kd->comp.costed)

@@ -70,7 +70,7 @@ void kd_summary_close(struct kd *kd, struct kft_tree *t, int32_t i)
 	f->sub += n->sub;
 	f->local += local;
 	f->wall_local += wall;
-	if (n->parent >= 0 && kd->callees)
+	if (n->parent >= 0 && kd->opt.callees)
 		add_callee(kd, t->nodes[n->parent].c.fn, n->c.fn, n->c.delta);
 }
 
@@ -105,10 +105,10 @@ static int by_column(const void *a, const void *b)
 	const struct fstat *fx = &sort_kd->fs[x], *fy = &sort_kd->fs[y];
 	double kx, ky;
 
-	if (sort_kd->sort == 'F')
+	if (sort_kd->opt.sort == 'F')
 		return strcmp(sort_kd->names.name[x], sort_kd->names.name[y]);
-	kx = sort_key(sort_kd, fx, sort_kd->sort);
-	ky = sort_key(sort_kd, fy, sort_kd->sort);
+	kx = sort_key(sort_kd, fx, sort_kd->opt.sort);
+	ky = sort_key(sort_kd, fy, sort_kd->opt.sort);
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
 	return strcmp(sort_kd->names.name[x], sort_kd->names.name[y]);
@@ -145,7 +145,7 @@ void kd_summary(struct kd *kd)
 {
 	uint32_t *order = xcalloc(kd->names.n + 1, sizeof(*order));
 	uint32_t i, n = 0;
-	const char *fmt = kd->format;
+	const char *fmt = kd->opt.format;
 	char buf[64], buf2[64], buf3[512];
 	long shown = 0;
 
@@ -176,9 +176,9 @@ void kd_summary(struct kd *kd)
 		const struct fstat *f = &kd->fs[order[i]];
 		const struct callee *m = max_sub(f);
 
-		if (f->total <= kd->min_total && kd->min_total > 0)
+		if (f->total <= kd->opt.min_total && kd->opt.min_total > 0)
 			continue;
-		if (kd->top >= 0 && shown >= kd->top)
+		if (kd->opt.top >= 0 && shown >= kd->opt.top)
 			break;
 		shown++;
 		for (const char *p = fmt; *p; p++) {

@@ -17,11 +17,11 @@ static const char markers[] = "|!@[#$%&*+=?";
 
 static void tree_header(const struct kd *kd)
 {
-	for (const char *p = kd->format; *p; p++)
+	for (const char *p = kd->opt.format; *p; p++)
 		printf("%s", *p == 'e' ? " Entry     " : *p == 't' ? " Duration  " :
 			     *p == 'l' ? " Local     " : *p == 'p' ? "    Pid " : "");
 	printf(" Trace\n");
-	for (const char *p = kd->format; *p; p++)
+	for (const char *p = kd->opt.format; *p; p++)
 		printf("%s", *p == 'p' ? "------- " : "---------- ");
 	printf("---------------------------------\n");
 }
@@ -63,7 +63,7 @@ static void tree_line(const struct kd *kd, const struct kft_tree *t,
 	size_t namelen = kd->names.len[n->c.fn];
 	char buf[64], *line, *p;
 	/* A column is at most a buf and a blank; a level is 3 characters. */
-	size_t need = (sizeof(buf) + 1) * strlen(kd->format) +
+	size_t need = (sizeof(buf) + 1) * strlen(kd->opt.format) +
 		      3 * (size_t)n->depth + namelen + 2;
 	static char *mem;
 	static size_t cap;
@@ -74,7 +74,7 @@ static void tree_line(const struct kd *kd, const struct kft_tree *t,
 		mem = xrealloc(mem, cap);
 	}
 	line = p = mem;
-	for (const char *f = kd->format; *f; f++) {
+	for (const char *f = kd->opt.format; *f; f++) {
 		switch (*f) {
 		case 'e':
 			p = put_col(p, kd_fmt_us(kd, n->c.entry, buf, sizeof(buf)), 10);
@@ -201,7 +201,7 @@ void kd_call_trees(struct kd *kd, struct kft_tree *t)
 	uint32_t i;
 
 	print_header(kd);
-	if (!kd->interlace) {
+	if (!kd->opt.interlace) {
 		/* Link each tree's calls from its root, in entry order. */
 		for (i = t->n; i-- > 0;) {
 			struct kft_node *n = &t->nodes[i];
@@ -244,7 +244,7 @@ static void stream_release(struct kd *kd, struct kft_tree *t, int32_t i)
 	if (!n->closed || !(n->mark & STREAM_PRINTED) ||
 	    (n->mark & STREAM_RELEASED))
 		return;
-	if (kd->interlace && n->tree == i && n->next > 0)
+	if (kd->opt.interlace && n->tree == i && n->next > 0)
 		return;		/* calls of its tree wait to be printed */
 	if (is_spliced(kd, i))
 		return;
@@ -302,13 +302,13 @@ void kd_stream_add(struct kd *kd, struct kft_tree *t, int32_t i)
 	 * With -i, root->next counts its tree's calls in the queue: the root
 	 * is kept while they wait, for splice_line() to look at.
 	 */
-	if (kd->interlace && n->tree == i)
+	if (kd->opt.interlace && n->tree == i)
 		n->next = 0;
 	if (n->hidden) {
 		n->mark = STREAM_PRINTED;	/* nothing to print */
 		return;
 	}
-	if (!kd->interlace) {
+	if (!kd->opt.interlace) {
 		if (n->tree != i) {	/* root->next: its tree's newest call */
 			n->next = t->nodes[n->tree].next;
 			t->nodes[n->tree].next = i;
@@ -336,7 +336,7 @@ void kd_stream_close(struct kd *kd, struct kft_tree *t, int32_t i)
 	uint32_t n = 0, k;
 	int32_t j;
 
-	if (kd->interlace || root->tree != i) {
+	if (kd->opt.interlace || root->tree != i) {
 		stream_release(kd, t, i);
 		return;
 	}

@@ -38,7 +38,7 @@ struct kft_call {
 	uint32_t line;		/* in the log, for messages */
 	uint64_t site;		/* hash of the CALLER column: the call site */
 	bool rewound;		/* earlier than the line before: a new run */
-	bool irq;		/* interrupt context (pid -1, or see kd.c) */
+	bool irq;		/* interrupt context (pid -1, or see kd_analyse.c) */
 	bool legacy;		/* the original's 5 columns: no CPU column */
 	bool compensated;	/* delta is raw less hooks */
 	/*

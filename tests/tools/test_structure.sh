@@ -92,6 +92,81 @@ done
 [ -n "$engine" ] && [ -z "$absent" ]
 ok $? "ENGINE_SRC builds every engine file the host tests drive${absent:+; not:$absent}"
 
+# kd's files (scripts/kd.c, scripts/kft/*.c), host side: each built to an
+# object, nm gives the functions and objects each defines (global) and
+# uses from another.  kd.c is the command line: it defines main() alone,
+# and no file calls into it; the "calls into" graph between the files has
+# no loop (a loop's files could be neither read nor changed one at a time).
+tap_tmpdir
+objdir=$tmp
+built=1
+for f in scripts/kd.c scripts/kft/*.c; do
+	o=$objdir/$(basename "${f%.c}").o
+	${CC:-cc} -std=gnu11 -O0 -Iscripts -Iscripts/kft/include -Ikernel -c "$f" -o "$o" 2>"$objdir/err" ||
+		{ built=0; sed "s|^|# $f: |" "$objdir/err"; }
+done
+[ "$built" = 1 ]
+ok $? "kd's files each build to an object"
+
+graph=$(cd "$objdir" && python3 - *.o <<'PY'
+import subprocess, sys
+defs, uses = {}, {}
+for o in sys.argv[1:]:
+    f = o[:-2] + '.c'
+    out = subprocess.run(['nm', '--defined-only', '-g', o], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        defs.setdefault(line.split()[-1], f)
+    out = subprocess.run(['nm', '-u', o], capture_output=True, text=True, check=True).stdout
+    uses[f] = {line.split()[-1] for line in out.splitlines()}
+edges = {f: {} for f in uses}
+for f, us in uses.items():
+    for s in us:
+        if s in defs and defs[s] != f:
+            edges[f].setdefault(defs[s], []).append(s)
+kd_defs = sorted(s for s, f in defs.items() if f == 'kd.c')
+print('kd', ' '.join(kd_defs) or '-')
+into = sorted(f'{f}:{s}' for f in edges for s in edges[f].get('kd.c', []))
+print('into', ' '.join(into) or '-')
+# Loops: a depth-first walk; an edge back to a file on the path closes one.
+state, path, loops = {}, [], []
+def walk(f):
+    state[f] = 1
+    path.append(f)
+    for g in sorted(edges[f]):
+        if state.get(g) == 1:
+            cyc = path[path.index(g):] + [g]
+            loops.append(' -> '.join(f'{a} ({edges[a][b][0]})' if b else a
+                                     for a, b in zip(cyc, cyc[1:] + [None])))
+        elif g not in state:
+            walk(g)
+    path.pop()
+    state[f] = 2
+for f in sorted(edges):
+    if f not in state:
+        walk(f)
+print('loops', '; '.join(loops) or '-')
+print('edges', sum(len(e) for e in edges.values()))
+PY
+)
+[ $? = 0 ]
+ok $? "nm lists what each of kd's files defines and uses ($(sed -n 's/^edges //p' <<< "$graph") calls between files)"
+kd_defs=$(sed -n 's/^kd //p' <<< "$graph")
+[ "$kd_defs" = main ]
+ok $? "scripts/kd.c is the command line: it defines main() alone (defines: $kd_defs)"
+into=$(sed -n 's/^into //p' <<< "$graph")
+[ "$into" = - ]
+ok $? "no file of kd's calls into scripts/kd.c (calls: $into)"
+loops=$(sed -n 's/^loops //p' <<< "$graph")
+[ "$loops" = - ]
+ok $? "kd's files call each other without a loop (loops: $loops)"
+
+# kd's options apart from its analysis (struct kd_options, kd->opt), and
+# its outputs an enum (enum kd_output), not letters.
+letters=$(grep -nE "output *[!=]= *'|output *= *'|strchr\(\"[a-zA-Z]*\", *[a-z.>-]*output\)" scripts/kd.c scripts/kft/*.c)
+grep -q '^struct kd_options {' scripts/kft/kd.h && grep -q '^enum kd_output {' scripts/kft/kd.h &&
+	grep -qP '^struct kd \{\n?' scripts/kft/kd.h && [ -z "$letters" ]
+ok $? "kd's options are a struct kd_options, its outputs an enum kd_output, no letters${letters:+: $(echo "$letters" | paste -sd';')}"
+
 # kft.c's functions: name -> body, comments and strings stripped; and the
 # #ifdef CONFIG_KFT_BENCH_STEPS block's.
 hot=$(python3 - <<'PY'

@@ -53,7 +53,7 @@ def kd_trees(path, legacy):
         dur = 'open' if float(m.group(2)) < 0 else us(m.group(2))
         pid = int(m.group(3))
         # The original's logs give an interrupt's first call the task's
-        # pid, its callees -1 (kd.c): the interrupt's all the same.
+        # pid, its callees -1 (kd_analyse.c): the interrupt's all the same.
         if legacy and depth == 1 and pid == -1 and len(trees[-1]) == 1:
             r = trees[-1][0]
             trees[-1][0] = (-1,) + r[1:]

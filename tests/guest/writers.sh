@@ -138,9 +138,11 @@ pad_config() {	# pad_config LINES MINTIME
 }
 pad_config 1900 10 > /tmp/tenth.cfg
 pad_config 19000 11 > /tmp/big.cfg
+sites_settled
 t0=$(cs)
 in_pieces 1000 /tmp/tenth.cfg
 t_tenth=$(( $(cs) - t0 ))
+sites_settled
 t0=$(cs)
 in_pieces 1000 /tmp/big.cfg
 rc=$?
@@ -173,6 +175,7 @@ if cat /tmp/long.cfg > /proc/kft; then
 		for i in 1 2 3 4 5 6 7 8 9 10; do echo stop > /proc/kft 2>/dev/null; done
 		echo $(( $(cs) - t0 ))
 	}
+	sites_settled
 	b=$(commands)
 	( for i in 1 2 3 4 5 6; do cat /proc/kft > /dev/null; done ) &
 	t=$(commands)

@@ -58,7 +58,7 @@ cat > "$tmp/dmesg.expected" <<'OUT'
 [    0.004515] initcall slow_init+0x0/0x0 returned 0 after 270 usecs
 [    0.005025] calling  dev_init+0x0/0x0 @ 1
 [    0.005215] initcall dev_init+0x0/0x0 returned 0 after 190 usecs
-[    0.007400] Run init as init process
+[    0.007400] Run /init as init process
 OUT
 diff -u "$tmp/dmesg.expected" "$tmp/dmesg.txt"
 ok $? "--boot --initcall-debug: the kernel's lines, printk's timestamps, in boot order"
@@ -73,7 +73,7 @@ pm_ret = re.compile(r'^initcall *(?P<f>.*)\+.* returned (?P<r>.*) after (?P<t>.*
 sig_call = re.compile(r'\[([0-9\s]+\.[0-9]+)\] calling  ([0-9a-zA-Z_]+)\+(0x[0-9a-fA-F]+\/0x[0-9a-fA-F]+)( \[[a-zA-Z0-9\-_]+\])? @ ([0-9]+)')
 sig_ret = re.compile(r'\[([0-9\s]+\.[0-9]+)\] initcall ([0-9a-zA-Z_]+)\+(0x[0-9a-fA-F]+\/0x[0-9a-fA-F]+)( \[[a-zA-Z0-9\-_]+\])? returned ([\-0-9]+) after ([0-9]+) usecs')
 sig_init = re.compile(r'\[([0-9\s]+\.[0-9]+)\] Run ([/0-9a-zA-Z_]+) as init process')
-start, seen = {}, {}
+start, seen, init = {}, {}, False
 for line in lines:
     m = ktime.match(line)
     assert m, line
@@ -89,9 +89,15 @@ for line in lines:
         seen[r.group("f")] = int(r.group("t"))
     else:
         assert sig_init.match(line), line
+        # boot-data (the Boot Time SIG's boot-time-wizard): time-to-init
+        # from the kernel's line for /init or /sbin/init.
+        bd = re.search(r'\[\s*([0-9]+\.[0-9]+)\] Run (/init|/sbin/init) as init process', line)
+        assert bd and float(bd.group(1)) == 0.0074, line
+        init = True
 assert seen == {"early_fn": 560, "slow_init": 270, "dev_init": 190}, seen
+assert init, "no init line"
 PY
-ok $? "--boot --initcall-debug: every line parses with pm-graph's and analyze-initcall-debug's expressions"
+ok $? "--boot --initcall-debug: every line parses with pm-graph's and analyze-initcall-debug's expressions, time-to-init with boot-data's"
 # The same script in every series: the cache's default tree, or the
 # linux-source package make deps installs (the tree may not be extracted
 # yet; KFT_KVER may name a series whose tree is called otherwise).
@@ -187,7 +193,7 @@ ok $? "--boot --json of a log without a hook cost: no such fields, as before"
 cat > "$tmp/hooks-dmesg.expected" <<'OUT'
 [    0.004049] calling  my_init+0x0/0x0 @ 1
 [    0.005449] initcall my_init+0x0/0x0 returned 0 after 1400 usecs
-[    0.006088] Run init as init process
+[    0.006088] Run /init as init process
 OUT
 diff -u "$tmp/hooks-dmesg.expected" "$tmp/hooks-dmesg.txt"
 ok $? "--boot --initcall-debug: compensated times (my_init 1399.5 us at 4049 us)"

@@ -327,6 +327,8 @@ static void usage(FILE *f)
 		"              --json reports; several: the slowest of them) by more\n"
 		"              than P%% (default 10) and T (default 1ms; us, ms or s);\n"
 		"              lists what got faster too; exit 2: could not compare\n"
+		"  --boot --check --ktap ...  the verdicts as KTAP (version 1): one\n"
+		"              test per phase and initcall judged, and the boot\n"
 		"Filters (calls outside them are left out of the analysis):\n"
 		"  --pid P     calls of task P (-1: interrupt context)\n"
 		"  --cpu C     calls on CPU C\n"
@@ -364,6 +366,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "initcall-debug", no_argument, NULL, 'I' },
 		{ "check", no_argument, NULL, 'K' },
+		{ "ktap", no_argument, NULL, 'Q' },
 		{ "threshold", required_argument, NULL, 'H' },
 		{ "min", required_argument, NULL, 'M' },
 		{ "raw", no_argument, NULL, 'R' },
@@ -437,6 +440,7 @@ int main(int argc, char **argv)
 		case 'j': kd.output = 'J'; break;
 		case 'I': kd.output = 'i'; break;
 		case 'K': kd.check = true; break;
+		case 'Q': kd.ktap = true; boot_opts = true; break;
 		case 'H':
 			if (!threshold_arg(optarg, &kd.threshold)) {
 				fprintf(stderr, "kd: --threshold takes a percentage (0 to 100000, '%%' optional), not '%s'\n", optarg);
@@ -464,11 +468,11 @@ int main(int argc, char **argv)
 	}
 	if ((kd.output == 'J' || kd.output == 'i' || kd.check || boot_opts) &&
 	    !kd.boot) {
-		fprintf(stderr, "kd: --json, --initcall-debug, --check, --threshold and --min go with --boot (a trace as JSON: --chrome)\n");
+		fprintf(stderr, "kd: --json, --initcall-debug, --check, --threshold, --min and --ktap go with --boot (a trace as JSON: --chrome)\n");
 		return 2;
 	}
 	if (boot_opts && !kd.check) {
-		fprintf(stderr, "kd: --threshold and --min go with --check\n");
+		fprintf(stderr, "kd: --threshold, --min and --ktap go with --check\n");
 		return 2;
 	}
 	if (kd.check && (kd.diff || kd.output || kd.tree)) {

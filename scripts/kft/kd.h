@@ -65,6 +65,7 @@ struct kd {
 				 * 'c' trace-cmd data (--trace-cmd),
 				 * 't' timeline; --boot: 'J' JSON, 'i' initcall_debug */
 	bool check;		/* --boot --check REFERENCE... LOG */
+	bool ktap;		/* --check: the verdicts as KTAP */
 	double threshold;	/* --check: slower by more than this fraction */
 	double min_change;	/* --check: and by more than this many us */
 	/* filters */

@@ -426,4 +426,75 @@ printf 'ffffffff81000000 T _stext\n' > "$tmp/noinit.map"
 "$KD" --boot -m "$tmp/noinit.map" $fx/boot-inlined.log > "$tmp/noinit.out" &&
 	grep -q 'the symbols given have no __initcall\* table' "$tmp/noinit.out" && ! grep -q 'kd -m System.map' "$tmp/noinit.out"
 ok $? "--boot -m MAP without an __initcall table: says the map lacks it"
+# --check --ktap: the verdicts as KTAP version 1, for CI systems; read by a
+# strict checker after Documentation/dev-tools/ktap.rst and by the kernel's
+# own KTAP parser (tools/testing/kunit/kunit_parser.py) when a tree is here.
+ktap_check() {	# ktap_check FILE EXPECTED-NOT-OK-NAMES (a Python set)
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+assert lines[-1] == "", "no final newline"
+lines = lines[:-1]
+assert lines[0] == "KTAP version 1", lines[0]
+m = re.fullmatch(r"1\.\.([0-9]+)", lines[1])
+assert m, lines[1]
+n, want_fail = int(m.group(1)), eval(sys.argv[2])
+results = []
+for line in lines[2:]:
+    if line.startswith("# "):
+        continue
+    r = re.fullmatch(r"(ok|not ok) ([0-9]+) ([^#\n]+)", line)
+    assert r, "not a KTAP line: %r" % line
+    assert int(r.group(2)) == len(results) + 1, line
+    results.append((r.group(1), r.group(3)))
+assert len(results) == n, (len(results), n)
+names = [x[1] for x in results]
+assert len(set(names)) == n, "names not unique"
+assert names[0] == "boot start_kernel to the first user program", names[0]
+assert all(x[1].split(" ")[0] in ("boot", "phase", "initcall") for x in results)
+fails = {x[1] for x in results if x[0] == "not ok"}
+assert fails == want_fail, (fails, want_fail)
+PY
+}
+kunit=$KFT_CACHE/src/linux-source-$KFT_KVER_DEFAULT/tools/testing/kunit
+kunit_check() {	# kunit_check FILE PASSED FAILED: the kernel's parser's counts
+	python3 - "$kunit" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import kunit_parser
+t = kunit_parser.parse_run_tests(open(sys.argv[2], encoding="utf-8").read().splitlines())
+c = t.counts
+assert (c.passed, c.failed, c.errors, c.crashed) == (int(sys.argv[3]), int(sys.argv[4]), 0, 0), str(c)
+assert len(t.subtests) == int(sys.argv[3]) + int(sys.argv[4])
+PY
+}
+"$KD" --boot --check --ktap --min 100 $fx/boot.log $fx/boot-new.log > "$tmp/ktap.out"
+rc=$?
+[ $rc -eq 1 ] && ktap_check "$tmp/ktap.out" '{"phase kernel_init, other", "initcall dev_init"}'
+ok $? "--check --ktap: exit 1 as without it; KTAP version 1, one test per item, not ok: dev_init and kernel_init, other"
+"$KD" --boot --check --ktap $fx/boot.log $fx/boot.log > "$tmp/ktap-pass.out" &&
+	ktap_check "$tmp/ktap-pass.out" 'set()' && [ "$(grep -c '^ok ' "$tmp/ktap-pass.out")" -eq 22 ]
+ok $? "--check --ktap: a boot against itself, exit 0, 22 tests ok"
+"$KD" --boot --check --ktap $fx/boot.log "$tmp/hung.log" > "$tmp/ktap-hung.out"
+[ $? -eq 1 ] && grep -q '^not ok 1 boot start_kernel to the first user program$' "$tmp/ktap-hung.out" &&
+	grep -q '^# the boot did not reach the first user program' "$tmp/ktap-hung.out"
+ok $? "--check --ktap: a boot that never reached user space: the boot not ok, exit 1"
+sed 's/ slow_init do_one/ a#b\x01c\xffd do_one/; s/ slow_init$/ a#b\x01c\xffd/' $fx/boot-new.log > "$tmp/odd-new.log"
+"$KD" --boot --check --ktap --min 100 $fx/boot.log "$tmp/odd-new.log" > "$tmp/ktap-odd.out"
+[ $? -eq 1 ] && ktap_check "$tmp/ktap-odd.out" '{"phase kernel_init, other", "initcall dev_init", "initcall a\\x23b\\x01c\ufffdd"}'
+ok $? "--check --ktap: a name with '#', a control and a byte not UTF-8 stays one test name (\\x23, \\x01, U+FFFD)"
+"$KD" --boot --ktap $fx/boot.log > /dev/null 2> "$tmp/ktap.err"
+[ $? -eq 2 ] && grep -q -- '--ktap go with --check' "$tmp/ktap.err"
+ok $? "--ktap without --check: refused, exit 2"
+"$KD" --boot --check --ktap $fx/boot.log /nonexistent > "$tmp/ktap-none.out" 2> /dev/null
+[ $? -eq 2 ] && [ ! -s "$tmp/ktap-none.out" ]
+ok $? "--check --ktap: boots that cannot be compared, exit 2, no verdicts"
+if [ -f "$kunit/kunit_parser.py" ]; then
+	kunit_check "$tmp/ktap.out" 20 2 > /dev/null && kunit_check "$tmp/ktap-pass.out" 22 0 > /dev/null &&
+		kunit_check "$tmp/ktap-odd.out" 20 3 > /dev/null
+	ok $? "--check --ktap read by the kernel's kunit_parser.py: the passes and failures, no parse errors"
+else
+	tap_skip "no kernel tree with tools/testing/kunit/kunit_parser.py (make deps)"
+fi
+
 tap_done

@@ -56,11 +56,13 @@ void kft_xml_fit(FILE *out, const char *s, size_t max);
 /*
  * s as lines of text of at most max characters, cut at blanks (a word
  * longer than a line is cut), the first at (x, y), each next lh below,
- * with attrs (e.g. "font-size=\"15\"") on each.  out NULL: only counts.
+ * with attrs (e.g. "font-size=\"15\"") on each; at most max_lines (0: no
+ * limit), the last cut with ".." if s goes on.  out NULL: only counts.
  * Returns the number of lines.
  */
 unsigned int kft_svg_lines(FILE *out, const char *attrs, double x, double y,
-			   double lh, size_t max, const char *s);
+			   double lh, size_t max, unsigned int max_lines,
+			   const char *s);
 
 void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 			   struct kft_names *names, const char *title,

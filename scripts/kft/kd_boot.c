@@ -1066,6 +1066,7 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 	unsigned int title_n, sub_n, foot_n = 0;
 	bool unnamed = false;
 	char v[32], w[32], lab[48], *title, *sub;
+	const char *note;
 	const char *foot = UNNAMED ": do_one_initcall() is in the log, the initcall it called is not (shorter than the run's mintime); the time is do_one_initcall()'s.";
 	size_t k;
 
@@ -1084,13 +1085,15 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 	else
 		title = xstrfmt("Boot: no first user program in the log (to_userspace); %s us to its last call",
 				kd_fmt_us(kd, total, v, sizeof(v)));
-	sub = xstrfmt("Phases: each moment of the boot in the innermost call listed, named in place or numbered, all in the legend. Below: the %u longest initcalls of %u in the log, in start order, each bar its own call.%s%s",
-		      nrows, r->ncalls, r->note.times ? " " : "",
-		      r->note.times ? r->note.text : "");
-	title_n = kft_svg_lines(NULL, NULL, 10, 0, 21, (width - 20) / (15 * KFT_SVG_ADVANCE), title);
-	sub_n = kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, sub);
+	sub = xstrfmt("Phases: each moment of the boot in the innermost call listed, named in place or numbered, all in the legend. Below: the %u longest initcalls of %u in the log, in start order, each bar its own call.",
+		      nrows, r->ncalls);
+	note = r->note.times ? r->note.text : "";
+	title_n = kft_svg_lines(NULL, NULL, 10, 0, 21, (width - 20) / (15 * KFT_SVG_ADVANCE), 0, title);
+	sub_n = kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, 0, sub);
+	if (*note)
+		sub_n += kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, 0, note);
 	if (unnamed)
-		foot_n = kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, foot);
+		foot_n = kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, 0, foot);
 	axis_y = 20 + 21.0 * (title_n - 1) + 8 + 15.0 * sub_n + 14;
 	band_y = axis_y + 6;
 	rows_y = band_y + 24 + 12 + 15.0 * ((r->nphases + 1) / 2) + 26;
@@ -1101,9 +1104,12 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 	       width, height, width, height);
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n");
 	kft_svg_lines(stdout, "font-size=\"15\"", 10, 20, 21,
-		      (width - 20) / (15 * KFT_SVG_ADVANCE), title);
-	kft_svg_lines(stdout, NULL, 10, 20 + 21.0 * (title_n - 1) + 20, 15,
-		      (width - 20) / adv, sub);
+		      (width - 20) / (15 * KFT_SVG_ADVANCE), 0, title);
+	k = kft_svg_lines(stdout, NULL, 10, 20 + 21.0 * (title_n - 1) + 20, 15,
+			  (width - 20) / adv, 0, sub);
+	if (*note)	/* lines of its own: "times: compensated for ..." */
+		kft_svg_lines(stdout, NULL, 10, 20 + 21.0 * (title_n - 1) + 20 + 15.0 * k,
+			      15, (width - 20) / adv, 0, note);
 	free(title);
 	free(sub);
 
@@ -1147,14 +1153,14 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 			x = x1;
 		if (!(pw <= x1 - x))
 			pw = x1 - x;
-		printf("<g><title>%u ", sg->phase + 1);
+		printf("<g><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"24\" fill=\"hsl(%u,60%%,72%%)\" stroke=\"white\" stroke-width=\"0.5\"><title>",
+		       x, band_y, pw, (sg->phase * 47) % 360);
 		kft_xml_text(stdout, p->name);
 		printf(": %s us at %s us", kd_fmt_us(kd, sg->time, v, sizeof(v)),
 		       kd_fmt_us(kd, sg->start, w, sizeof(w)));
 		if (sg->time != p->time)
 			printf(" (%s us in all)", kd_fmt_us(kd, p->time, v, sizeof(v)));
-		printf("</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"24\" fill=\"hsl(%u,60%%,72%%)\" stroke=\"white\" stroke-width=\"0.5\"/>",
-		       x, band_y, pw, (sg->phase * 47) % 360);
+		printf(" - phase %u</title></rect>", sg->phase + 1);
 		if (chars * adv + 6 <= pw) {
 			printf("<text x=\"%.2f\" y=\"%.1f\">", x + 3, band_y + 16);
 			kft_xml_text(stdout, p->name);
@@ -1199,7 +1205,8 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 			bw = 1;
 		if (bw > x1 - x)
 			bw = x1 - x;
-		printf("<g><title>");
+		printf("<g><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>",
+		       x, yy, bw, row - 4, ic->open ? "#d04030" : "#e8a040");
 		kft_xml_text(stdout, name);
 		printf(": %s us at %s us", kd_fmt_us(kd, ic->time, v, sizeof(v)),
 		       kd_fmt_us(kd, ic->start, w, sizeof(w)));
@@ -1207,8 +1214,7 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 			printf(", %s us off the CPU", kd_fmt_us(kd, ic->offcpu, v, sizeof(v)));
 		if (ic->busy > 0)
 			printf(", %s us busy-waiting", kd_fmt_us(kd, ic->busy, v, sizeof(v)));
-		printf("</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/></g>",
-		       x, yy, bw, row - 4, ic->open ? "#d04030" : "#e8a040");
+		printf("</title></rect></g>");
 		printf("<text x=\"10\" y=\"%.1f\">", yy + 11);
 		kft_xml_fit(stdout, name, room > 3 ? (size_t)room : 3);
 		printf("%s</text>\n", post);
@@ -1216,7 +1222,7 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 	}
 	if (unnamed)
 		kft_svg_lines(stdout, NULL, 10, rows_y + row * nrows + 16, 15,
-			      (width - 20) / adv, foot);
+			      (width - 20) / adv, 0, foot);
 	printf("</svg>\n");
 	free(rows);
 }

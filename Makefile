@@ -23,7 +23,7 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm llvm-dev qemu-system-x86 busybox-static linux-source-$(KVER_DEFAULT) \
 	file kmod rsync sparse libclang-rt-14-dev python3 time curl bzip2 \
 	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
-	qemu-system-misc opensbi python3-docutils trace-cmd
+	qemu-system-misc opensbi python3-docutils trace-cmd librsvg2-bin fonts-dejavu-core
 # make check-full's too: Clang on the series that need a newer clang than
 # Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh).
 DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu

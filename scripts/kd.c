@@ -118,12 +118,12 @@ static void usage(FILE *f)
 		"              Documentation/trace/kft/boot.rst)\n"
 		"  --boot --initcall-debug  the initcalls as the kernel's initcall_debug\n"
 		"              lines (bootgraph.pl, pm-graph, analyze-initcall-debug)\n"
-		"  --boot --check [--threshold P%%] [--min T] REFERENCE... LOG\n"
+		"  --boot --check [--ktap] [--threshold P%%] [--min T] REFERENCE... LOG\n"
 		"              fail (exit 1) if the boot, a phase or an initcall of\n"
 		"              LOG got slower than in the reference boots (logs or\n"
 		"              --json reports; several: the slowest of them) by more\n"
 		"              than P%% (default 10) and T (default 1ms; us, ms or s);\n"
-		"              lists what got faster too; exit 2: could not compare\n"
+		"              lists what got faster (--ktap: KTAP); exit 2: could not compare\n"
 		"Filters (calls outside them are left out of the analysis):\n"
 		"  --pid P     calls of task P (-1: interrupt context)\n"
 		"  --cpu C     calls on CPU C\n"
@@ -159,7 +159,7 @@ static int stdin_uses(const char *map, int nlogs, char **logs)
 /* getopt_long()'s values for the options without a letter. */
 enum {
 	OPT_FOLDED = 256, OPT_CHROME, OPT_SVG, OPT_TIMELINE, OPT_JSON,
-	OPT_INITCALL_DEBUG, OPT_TRACECMD, OPT_DIFF, OPT_BOOT, OPT_CHECK,
+	OPT_INITCALL_DEBUG, OPT_TRACECMD, OPT_DIFF, OPT_BOOT, OPT_CHECK, OPT_KTAP,
 	OPT_THRESHOLD, OPT_MIN, OPT_RAW, OPT_PID, OPT_CPU, OPT_FROM, OPT_TO,
 	OPT_SUBTREE,
 };
@@ -179,6 +179,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "initcall-debug", no_argument, NULL, OPT_INITCALL_DEBUG },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "ktap", no_argument, NULL, OPT_KTAP },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "min", required_argument, NULL, OPT_MIN },
 	{ "raw", no_argument, NULL, OPT_RAW },
@@ -226,7 +227,7 @@ struct cmdline {
 	/* -n, -t, -s, -f or -l given: not every output has them. */
 	bool opt_n, opt_t, opt_s, long_fmt;
 	const char *opt_f;
-	bool boot_opts;		/* --threshold or --min given */
+	bool boot_opts;		/* --threshold, --min or --ktap given */
 };
 
 /*
@@ -322,6 +323,7 @@ static int parse_options(int argc, char **argv, struct kd_options *o,
 			}
 			break;
 		case OPT_CHECK: o->check = true; break;
+		case OPT_KTAP: o->ktap = true; cl->boot_opts = true; break;
 		case OPT_THRESHOLD:
 			if (!threshold_arg(optarg, &o->threshold)) {
 				fprintf(stderr, "kd: --threshold takes a percentage (0 to 100000, '%%' optional), not '%s'\n", optarg);
@@ -401,11 +403,11 @@ static bool check_options(struct kd_options *o, const struct cmdline *cl)
 	if ((o->output == KD_OUT_BOOT_JSON ||
 	     o->output == KD_OUT_INITCALL_DEBUG || o->check || cl->boot_opts) &&
 	    !o->boot) {
-		fprintf(stderr, "kd: --json, --initcall-debug, --check, --threshold and --min go with --boot (a trace as JSON: --chrome)\n");
+		fprintf(stderr, "kd: --json, --initcall-debug, --check, --threshold, --min and --ktap go with --boot (a trace as JSON: --chrome)\n");
 		return false;
 	}
 	if (cl->boot_opts && !o->check) {
-		fprintf(stderr, "kd: --threshold and --min go with --check\n");
+		fprintf(stderr, "kd: --threshold, --min and --ktap go with --check\n");
 		return false;
 	}
 	if (o->check && (o->diff || !text || o->tree)) {

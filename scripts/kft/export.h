@@ -39,6 +39,31 @@ void kft_export_chrome(FILE *out, const struct kft_tree *t,
 		       const struct kft_names *names,
 		       const struct kft_export_note *en);
 
+/*
+ * kd's pictures (svg.c, and kd --boot --svg): SVG in a monospace font whose
+ * characters are KFT_SVG_ADVANCE font sizes wide (DejaVu Sans Mono's 0.602,
+ * rounded up), so that a label's width is known and kept off other labels,
+ * other bars and the edge.  Names are written as XML text: escaped, valid
+ * UTF-8, no characters XML 1.0 cannot hold (each U+FFFD instead).
+ */
+#define KFT_SVG_ADVANCE	0.61
+size_t kft_xml_text_n(FILE *out, const char *s, size_t max);
+void kft_xml_text(FILE *out, const char *s);
+/* Characters in s, as kft_xml_text_n() counts them. */
+size_t kft_xml_chars(const char *s);
+/* s as XML text in at most max characters: cut with "..", if need be. */
+void kft_xml_fit(FILE *out, const char *s, size_t max);
+/*
+ * s as lines of text of at most max characters, cut at blanks (a word
+ * longer than a line is cut), the first at (x, y), each next lh below,
+ * with attrs (e.g. "font-size=\"15\"") on each; at most max_lines (0: no
+ * limit), the last cut with ".." if s goes on.  out NULL: only counts.
+ * Returns the number of lines.
+ */
+unsigned int kft_svg_lines(FILE *out, const char *attrs, double x, double y,
+			   double lh, size_t max, unsigned int max_lines,
+			   const char *s);
+
 void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 			   struct kft_names *names, const char *title,
 			   const struct kft_export_note *en);

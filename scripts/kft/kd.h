@@ -61,6 +61,7 @@ struct kd_options {
 	enum kd_output output;
 	const char *tracecmd;	/* --trace-cmd's file */
 	bool check;		/* --boot --check REFERENCE... LOG */
+	bool ktap;		/* --check: the verdicts as KTAP */
 	double threshold;	/* --check: slower by more than this fraction */
 	double min_change;	/* --check: and by more than this many us */
 	/* filters */

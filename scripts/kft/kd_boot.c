@@ -358,6 +358,14 @@ static void build_phases(struct boot_report *r, const struct boot_scan *s,
 				}
 			}
 			r->phases[ph].time += next - cur;
+			if (r->nsegs && r->segs[r->nsegs - 1].phase == ph) {
+				r->segs[r->nsegs - 1].time += next - cur;
+			} else {
+				grow(&r->segs, r->nsegs, &r->segs_cap,
+				     sizeof(*r->segs));
+				r->segs[r->nsegs++] = (struct boot_seg){
+					ph, cur - r->t0, next - cur };
+			}
 			cur = next;
 		}
 		while (k < n && ends[k].e <= cur)
@@ -962,70 +970,197 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 	}
 }
 
-/* XML text: the names come from the log. */
-static void xml(FILE *out, const char *s)
+static int by_start_p(const void *a, const void *b)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default:
-			if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f)
-				fputc(*s, out);
-			else
-				fputc('?', out);
-		}
-	}
+	const struct boot_initcall *x = *(const struct boot_initcall *const *)a;
+	const struct boot_initcall *y = *(const struct boot_initcall *const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
-/* The report as a picture: the phases on a time axis, initcalls below. */
+#define UNNAMED	"(initcall not in the log)"
+
+/*
+ * The report as a picture that reads without hovering (names, times, a
+ * time axis and a legend as text; hover titles repeat them): the phases
+ * as a band on the time axis, each named in place where its name fits
+ * and numbered where only its number does, all in the legend below; then
+ * the longest initcalls, one row each, named in a column left of the
+ * axis.  Every text is placed by the font's advance (KFT_SVG_ADVANCE):
+ * none over another, over a bar not its own, or past the edge.
+ */
 static void print_svg(const struct kd *kd, const struct boot_report *r)
 {
-	const double width = 1200, left = 10, row = 18, top = 60;
-	double total = r->end - r->t0, scale = total > 0 ? (width - 2 * left) / total : 0;
-	uint32_t i, n = r->ncalls < 40 ? r->ncalls : 40;
-	double height = top + 3 * row + n * row + 20;
-	char v[32];
+	const double width = 1200, adv = 11 * KFT_SVG_ADVANCE, x0 = 340;
+	const double x1 = width - 20, row = 18, col_w = (width - 20) / 2;
+	double total = r->end - r->t0, scale = total > 0 ? (x1 - x0) / total : 0;
+	double axis_y, band_y, rows_y, height, tick, tick_w = 0;
+	const struct boot_initcall **rows;
+	uint32_t i, n = r->ncalls < 40 ? r->ncalls : 40, nrows;
+	unsigned int title_n, sub_n, foot_n = 0;
+	bool unnamed = false;
+	char v[32], w[32], lab[48], *title, *sub;
+	const char *note;
+	const char *foot = UNNAMED ": do_one_initcall() is in the log, the initcall it called is not (shorter than the run's mintime); the time is do_one_initcall()'s.";
+	size_t k;
+
+	if (kd->opt.top >= 0 && (uint32_t)kd->opt.top < n)
+		n = kd->opt.top;
+	rows = xmalloc((n + 1) * sizeof(*rows));
+	for (i = 0; i < n; i++) {
+		rows[i] = &r->calls[i];
+		unnamed = unnamed || !r->calls[i].name;
+	}
+	qsort(rows, n, sizeof(*rows), by_start_p);
+	nrows = n;
+	if (r->reached)
+		title = xstrfmt("Boot: %s us, start_kernel to the first user program",
+				kd_fmt_us(kd, total, v, sizeof(v)));
+	else
+		title = xstrfmt("Boot: no first user program in the log (to_userspace); %s us to its last call",
+				kd_fmt_us(kd, total, v, sizeof(v)));
+	sub = xstrfmt("Phases: each moment of the boot in the innermost call listed, named in place or numbered, all in the legend. Below: the %u longest initcalls of %u in the log, in start order, each bar its own call.",
+		      nrows, r->ncalls);
+	note = r->note.times ? r->note.text : "";
+	title_n = kft_svg_lines(NULL, NULL, 10, 0, 21, (width - 20) / (15 * KFT_SVG_ADVANCE), 0, title);
+	sub_n = kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, 0, sub);
+	if (*note)
+		sub_n += kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, 0, note);
+	if (unnamed)
+		foot_n = kft_svg_lines(NULL, NULL, 10, 0, 15, (width - 20) / adv, 0, foot);
+	axis_y = 20 + 21.0 * (title_n - 1) + 8 + 15.0 * sub_n + 14;
+	band_y = axis_y + 6;
+	rows_y = band_y + 24 + 12 + 15.0 * ((r->nphases + 1) / 2) + 26;
+	height = rows_y + row * nrows + 8 + 15.0 * foot_n + 4;
 
 	printf("<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	printf("<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"monospace\" font-size=\"11\">\n",
-	       width, height);
-	printf("<text x=\"%.0f\" y=\"20\" font-size=\"15\">Boot: %s us to the first user program</text>\n",
-	       left, kd_fmt_us(kd, total, v, sizeof(v)));
-	printf("<text x=\"%.0f\" y=\"40\">phases (hover for names and times); below, the %u longest initcalls",
-	       left, n);
-	if (r->note.times) {
-		printf("; ");
-		xml(stdout, r->note.text);
+	printf("<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"monospace\" font-size=\"11\">\n",
+	       width, height, width, height);
+	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n");
+	kft_svg_lines(stdout, "font-size=\"15\"", 10, 20, 21,
+		      (width - 20) / (15 * KFT_SVG_ADVANCE), 0, title);
+	k = kft_svg_lines(stdout, NULL, 10, 20 + 21.0 * (title_n - 1) + 20, 15,
+			  (width - 20) / adv, 0, sub);
+	if (*note)	/* lines of its own: "times: compensated for ..." */
+		kft_svg_lines(stdout, NULL, 10, 20 + 21.0 * (title_n - 1) + 20 + 15.0 * k,
+			      15, (width - 20) / adv, 0, note);
+	free(title);
+	free(sub);
+
+	/* The time axis: round steps, labels apart and inside the canvas. */
+	for (tick = 1; total / tick > 10 && tick < 1e300; tick *= 10)
+		;
+	if (total / tick < 3)
+		tick /= 5;
+	tick_w = adv * snprintf(lab, sizeof(lab), "%.6g ms", total / 1000);
+	while (tick * scale < tick_w + 8 && tick < 1e300)
+		tick *= 2;
+	printf("<text x=\"10\" y=\"%.1f\">time since start_kernel</text>\n", axis_y);
+	for (k = 0; scale > 0 && k <= 100; k++) {
+		double t = k * tick, x = x0 + t * scale;
+		int len;
+
+		if (t > total)
+			break;
+		printf("<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#ccc\"/>",
+		       x, axis_y + 2, x, rows_y + row * nrows);
+		len = snprintf(lab, sizeof(lab), "%.6g ms", t / 1000);
+		if (x + 2 + len * adv <= width - 4)
+			printf("<text x=\"%.2f\" y=\"%.1f\" fill=\"#555\">%s</text>", x + 2, axis_y, lab);
+		putchar('\n');
 	}
-	printf("</text>\n");
+
+	/*
+	 * The phases: a band of the boot's stretches, each named or
+	 * numbered where that fits.
+	 */
+	printf("<text x=\"10\" y=\"%.1f\">phases</text>\n", band_y + 16);
+	for (i = 0; i < r->nsegs; i++) {
+		const struct boot_seg *sg = &r->segs[i];
+		const struct boot_phase *p = &r->phases[sg->phase];
+		double x = x0 + sg->start * scale, pw = sg->time * scale;
+		size_t chars = kft_xml_chars(p->name);
+
+		if (!(x >= x0))
+			x = x0;
+		if (x > x1)
+			x = x1;
+		if (!(pw <= x1 - x))
+			pw = x1 - x;
+		printf("<g><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"24\" fill=\"hsl(%u,60%%,72%%)\" stroke=\"white\" stroke-width=\"0.5\"><title>",
+		       x, band_y, pw, (sg->phase * 47) % 360);
+		kft_xml_text(stdout, p->name);
+		printf(": %s us at %s us", kd_fmt_us(kd, sg->time, v, sizeof(v)),
+		       kd_fmt_us(kd, sg->start, w, sizeof(w)));
+		if (sg->time != p->time)
+			printf(" (%s us in all)", kd_fmt_us(kd, p->time, v, sizeof(v)));
+		printf(" - phase %u</title></rect>", sg->phase + 1);
+		if (chars * adv + 6 <= pw) {
+			printf("<text x=\"%.2f\" y=\"%.1f\">", x + 3, band_y + 16);
+			kft_xml_text(stdout, p->name);
+			printf("</text>");
+		} else if (snprintf(lab, sizeof(lab), "%u", sg->phase + 1) * adv + 6 <= pw) {
+			printf("<text x=\"%.2f\" y=\"%.1f\">%s</text>", x + 3, band_y + 16, lab);
+		}
+		printf("</g>\n");
+	}
+	/* The legend: every phase, by number, in two columns. */
 	for (i = 0; i < r->nphases; i++) {
 		const struct boot_phase *p = &r->phases[i];
+		double cx = 10 + (i % 2) * col_w, ly = band_y + 24 + 12 + 15.0 * (i / 2) + 11;
+		int pre = snprintf(lab, sizeof(lab), "%u ", i + 1);
+		char *post = xstrfmt(" %s us, %.1f%%", kd_fmt_us(kd, p->time, v, sizeof(v)),
+				     total > 0 ? 100 * p->time / total : 0);
+		double room = (col_w - 20) / adv - pre - strlen(post);
 
-		printf("<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"hsl(%u,60%%,65%%)\" stroke=\"white\" stroke-width=\"0.5\"><title>",
-		       left + p->start * scale, top, p->time * scale, 2 * row,
-		       (i * 47) % 360);
-		xml(stdout, p->name);
-		printf(": %s us</title></rect>\n", kd_fmt_us(kd, p->time, v, sizeof(v)));
+		printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"hsl(%u,60%%,72%%)\"/><text x=\"%.1f\" y=\"%.1f\">%s",
+		       cx, ly - 9, (i * 47) % 360, cx + 14, ly, lab);
+		kft_xml_fit(stdout, p->name, room > 3 ? (size_t)room : 3);
+		printf("%s</text>\n", post);
+		free(post);
 	}
-	/* The n longest initcalls, by start time, one row each. */
-	for (i = 0; i < n; i++) {
-		const struct boot_initcall *ic = &r->calls[i];
-		double y = top + 3 * row + i * row, x;
 
-		printf("<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"#e8a040\"><title>",
-		       left + ic->start * scale, y, ic->time * scale, row - 4);
-		xml(stdout, ic->name ? ic->name : "(not in the log)");
-		printf(": %s us</title></rect>\n", kd_fmt_us(kd, ic->time, v, sizeof(v)));
-		x = left + (ic->start + ic->time) * scale + 4;
-		printf("<text x=\"%.2f\" y=\"%.0f\">", x < width - 300 ? x : width - 300,
-		       y + row - 7);
-		xml(stdout, ic->name ? ic->name : "(not in the log)");
-		printf(" %s us</text>\n", kd_fmt_us(kd, ic->time, v, sizeof(v)));
+	/* The initcalls: names and times left of the axis, bars on it. */
+	printf("<text x=\"10\" y=\"%.1f\">initcall, its time</text>\n", rows_y - 8);
+	for (i = 0; i < nrows; i++) {
+		const struct boot_initcall *ic = rows[i];
+		const char *name = ic->name ? ic->name : UNNAMED;
+		double yy = rows_y + i * row, x = x0 + ic->start * scale;
+		double bw = ic->time * scale;
+		char *post = xstrfmt(" %s us%s", kd_fmt_us(kd, ic->time, v, sizeof(v)),
+				     ic->open ? ", never returned" : "");
+		double room = (x0 - 16) / adv - strlen(post);
+
+		if (!(x >= x0))
+			x = x0;
+		if (x > x1)
+			x = x1;
+		if (!(bw >= 1))
+			bw = 1;
+		if (bw > x1 - x)
+			bw = x1 - x;
+		printf("<g><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>",
+		       x, yy, bw, row - 4, ic->open ? "#d04030" : "#e8a040");
+		kft_xml_text(stdout, name);
+		printf(": %s us at %s us", kd_fmt_us(kd, ic->time, v, sizeof(v)),
+		       kd_fmt_us(kd, ic->start, w, sizeof(w)));
+		if (ic->offcpu > 0)
+			printf(", %s us off the CPU", kd_fmt_us(kd, ic->offcpu, v, sizeof(v)));
+		if (ic->busy > 0)
+			printf(", %s us busy-waiting", kd_fmt_us(kd, ic->busy, v, sizeof(v)));
+		printf("</title></rect></g>");
+		printf("<text x=\"10\" y=\"%.1f\">", yy + 11);
+		kft_xml_fit(stdout, name, room > 3 ? (size_t)room : 3);
+		printf("%s</text>\n", post);
+		free(post);
 	}
+	if (unnamed)
+		kft_svg_lines(stdout, NULL, 10, rows_y + row * nrows + 16, 15,
+			      (width - 20) / adv, 0, foot);
 	printf("</svg>\n");
+	free(rows);
 }
 
 /* kd --boot [--svg | --json | --initcall-debug] LOG: 0, or 2 not a boot */

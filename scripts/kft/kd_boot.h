@@ -26,6 +26,12 @@ struct boot_phase {
 	double time;
 };
 
+/* A stretch of the boot in one phase: phases[phase], from start for time. */
+struct boot_seg {
+	uint32_t phase;
+	double start, time;
+};
+
 struct boot_call {
 	char *name;
 	double time;
@@ -53,6 +59,9 @@ struct boot_report {
 				 * times as measured (note says so) */
 	struct boot_phase *phases;	/* in boot order */
 	uint32_t nphases, phases_cap;
+	/* The boot's stretches in order (a phase may have several): --svg. */
+	struct boot_seg *segs;		/* none in a report read back */
+	uint32_t nsegs, segs_cap;
 	struct boot_initcall *calls;	/* longest first */
 	uint32_t ncalls, calls_cap;
 	uint32_t nafter;	/* initcalls after the first user program */

@@ -10,6 +10,13 @@
  * Items faster by as much are listed too.  An item missing from a boot
  * counts as 0 there (a boot run's log keeps only calls over its mintime).
  *
+ * --ktap writes the verdicts as KTAP version 1 (the kernel's
+ * Documentation/dev-tools/ktap.rst) instead, for CI systems that read
+ * kselftest and KUnit results: the boot, then each phase and initcall
+ * judged, one test each ("ok" within or faster, "not ok" slower; the
+ * boot also "not ok" when it did not reach user space), with the times
+ * as diagnostic lines.
+ *
  * Exit status: 0 nothing slower beyond the thresholds; 1 something was, or
  * the boot did not reach user space; 2 the boots could not be compared
  * (a file unreadable, not a boot or not one, a boot without start_kernel,
@@ -140,6 +147,50 @@ static void print_item(const struct kd *kd, const struct item *x)
 	free(name);
 }
 
+/*
+ * An item as a KTAP test name: its kind and name as the text report
+ * writes it, '#' (KTAP's directive mark) as \x23: a name of the log
+ * cannot end the name early or forge a line.
+ */
+static void ktap_name(const struct item *x)
+{
+	char *name = kd_boot_esc(x->name), *p;
+
+	printf("%s ", kind_names[x->kind]);
+	for (p = name; *p; p++)
+		if (*p == '#')
+			printf("\\x23");
+		else
+			putchar(*p);
+	free(name);
+}
+
+static void print_ktap(const struct kd *kd, const struct items *it,
+		       bool reached)
+{
+	char a[32], b[32], c[32];
+	uint32_t j;
+
+	printf("KTAP version 1\n1..%u\n", it->n);
+	for (j = 0; j < it->n; j++) {
+		const struct item *x = &it->v[j];
+		bool fail = x->verdict > 0 || (x->kind == K_BOOT && !reached);
+
+		printf("# %s: reference %s us, this boot %s us, change %s us%s\n",
+		       kind_names[x->kind],
+		       isnan(x->ref) ? "-" : kd_fmt_us(kd, x->ref, a, sizeof(a)),
+		       isnan(x->now) ? "-" : kd_fmt_us(kd, x->now, b, sizeof(b)),
+		       kd_fmt_change(kd, x->change, c, sizeof(c)),
+		       x->verdict > 0 ? ": slower beyond the threshold" :
+		       x->verdict < 0 ? ": faster beyond the threshold" : "");
+		if (x->kind == K_BOOT && !reached)
+			printf("# the boot did not reach the first user program (to_userspace)\n");
+		printf("%s %u ", fail ? "not ok" : "ok", j + 1);
+		ktap_name(x);
+		putchar('\n');
+	}
+}
+
 /* "1 initcall, 2 phases and the boot" */
 static void print_counts(const unsigned int *count)
 {
@@ -219,6 +270,12 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 		else
 			within++;
 	}
+	if (kd->opt.ktap) {
+		print_ktap(kd, &it, r[npaths - 1].reached);
+		fail = !r[npaths - 1].reached ||
+		       slower[K_BOOT] + slower[K_PHASE] + slower[K_INITCALL];
+		goto verdict;
+	}
 	qsort(it.v, it.n, sizeof(*it.v), by_change);
 
 	printf("Boot check: %s against %d reference boot%s (%s%s)\n",
@@ -263,6 +320,7 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 		}
 		printf("\n");
 	}
+verdict:
 	ret = fail ? 1 : 0;
 	if (kd->skipped) {
 		fprintf(stderr, "kd: %lu line%s could not be read: the check is not to be trusted\n",

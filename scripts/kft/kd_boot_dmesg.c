@@ -7,13 +7,16 @@
  *
  *   [    0.123456] calling  pty_init+0x0/0x0 @ 1
  *   [    0.134567] initcall pty_init+0x0/0x0 returned 0 after 11111 usecs
- *   [    0.400000] Run init as init process
+ *   [    0.400000] Run /init as init process
  *
  * Timestamps are KFT's clock, printk's layout (seconds since the run's time
  * base: for a boot run, the kernel's start); the duration is the
  * initcall's own call, as initcall_debug measures it.  What a KFT log does
  * not hold is written as a constant: the offset and size (+0x0/0x0), the
- * return value (0), the init program's name ("init").  Initcalls shorter
+ * return value (0), the init program's path ("/init": the initramfs's, the
+ * kernel's first choice; a log does not say which one ran - the Boot Time
+ * SIG's boot-data reads time-to-init from this line, /init or /sbin/init,
+ * and needs a path there).  Initcalls shorter
  * than the run's mintime are not in the log, and so not here.  An
  * initcall that never returned has no "returned" line; lines are in time
  * order when initcalls overlap (one nested in another, or in other tasks).
@@ -110,7 +113,7 @@ void kd_boot_print_initcall_debug(const struct boot_report *r)
 	}
 	if (r->reached) {
 		stamp(r->end);
-		printf("Run init as init process\n");
+		printf("Run /init as init process\n");
 	}
 	free(order);
 	free(ev);

@@ -56,6 +56,7 @@ void kd_boot_free(struct boot_report *r)
 			free(r->calls[i].top[k].name);
 	}
 	free(r->phases);
+	free(r->segs);
 	free(r->calls);
 	memset(r, 0, sizeof(*r));
 }

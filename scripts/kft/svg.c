@@ -19,21 +19,29 @@
 #include "utf8.h"
 #include "xalloc.h"
 
+/* The UTF-8 sequence at s, n bytes: U+FFFE or U+FFFF, not XML 1.0's. */
+static bool xml_nonchar(const char *s, size_t n)
+{
+	return n == 3 && (unsigned char)s[0] == 0xef &&
+	       (unsigned char)s[1] == 0xbf && (unsigned char)s[2] >= 0xbe;
+}
+
 /*
  * At most max characters of s as XML text: escaped, valid UTF-8, and no
  * control characters (XML 1.0 has no way to write them).  Returns how many
  * characters were written.
  */
-static size_t xml_text_n(FILE *out, const char *s, size_t max)
+size_t kft_xml_text_n(FILE *out, const char *s, size_t max)
 {
 	size_t chars = 0;
 
 	for (; *s && chars < max; chars++) {
 		size_t n = kft_utf8_seq(s);
 
-		if (!n || ((unsigned char)*s < 0x20 && *s != '\t')) {
+		if (!n || ((unsigned char)*s < 0x20 && *s != '\t') ||
+		    xml_nonchar(s, n)) {
 			fputs(KFT_UTF8_REPLACEMENT, out);
-			s++;
+			s += n ? n : 1;
 			continue;
 		}
 		switch (*s) {
@@ -48,19 +56,73 @@ static size_t xml_text_n(FILE *out, const char *s, size_t max)
 	return chars;
 }
 
-static void xml_text(FILE *out, const char *s)
+void kft_xml_text(FILE *out, const char *s)
 {
-	xml_text_n(out, s, SIZE_MAX);
+	kft_xml_text_n(out, s, SIZE_MAX);
 }
 
-/* Characters (not bytes) in s, as xml_text_n() counts them. */
-static size_t xml_chars(const char *s)
+size_t kft_xml_chars(const char *s)
 {
 	size_t chars = 0, n;
 
 	for (; *s; s += n ? n : 1, chars++)
 		n = kft_utf8_seq(s);
 	return chars;
+}
+
+void kft_xml_fit(FILE *out, const char *s, size_t max)
+{
+	if (kft_xml_chars(s) <= max) {
+		kft_xml_text(out, s);
+	} else if (max >= 3) {
+		kft_xml_text_n(out, s, max - 2);
+		fputs("..", out);
+	}
+}
+
+unsigned int kft_svg_lines(FILE *out, const char *attrs, double x, double y,
+			   double lh, size_t max, unsigned int max_lines,
+			   const char *s)
+{
+	unsigned int lines = 0;
+
+	if (max < 1)
+		max = 1;
+	do {
+		const char *p = s, *blank = NULL, *next;
+		size_t chars = 0, cut = 0, n;
+
+		while (*p && chars < max) {
+			if (*p == ' ')
+				blank = p, cut = chars;
+			n = kft_utf8_seq(p);
+			p += n ? n : 1;
+			chars++;
+		}
+		if (!*p || *p == ' ') {		/* all of it, or cut at a blank */
+			cut = chars;
+			next = *p ? p + 1 : p;
+		} else if (blank && cut > 0) {
+			next = blank + 1;
+		} else {
+			cut = chars;
+			next = p;
+		}
+		if (out) {
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\"%s%s>", x,
+				y + lines * lh, attrs && *attrs ? " " : "",
+				attrs ? attrs : "");
+			/* The last line there is room for: the rest, cut. */
+			if (lines + 1 == max_lines && *next)
+				kft_xml_fit(out, s, max);
+			else
+				kft_xml_text_n(out, s, cut);
+			fputs("</text>\n", out);
+		}
+		lines++;
+		s = next;
+	} while (*s && lines != max_lines);
+	return lines;
 }
 
 /*
@@ -75,12 +137,7 @@ static void label(FILE *out, const char *name, double x, double y,
 	if (fit < 5)
 		return;
 	fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", x, y);
-	if (xml_chars(name) > fit) {
-		xml_text_n(out, name, fit - 2);
-		fputs("..", out);
-	} else {
-		xml_text(out, name);
-	}
+	kft_xml_fit(out, name, fit);
 	fprintf(out, "</text>");
 }
 
@@ -103,20 +160,38 @@ static void flame_rect(FILE *out, const char *name, double time, double x,
 
 	colour(name, fill, sizeof(fill));
 	fprintf(out, "<g><title>");
-	xml_text(out, name);
+	kft_xml_text(out, name);
 	fprintf(out, " (%.3f us)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"15\" fill=\"%s\" rx=\"2\"/>",
 		time, x, y, w, fill);
-	label(out, name, x + 3, y + 11.5, w - 6, 7);
+	label(out, name, x + 3, y + 11.5, w - 6, 12 * KFT_SVG_ADVANCE);
 	fprintf(out, "</g>\n");
 }
 
-/* The note on KFT's hooks, after a picture's title. */
-static void title_note(FILE *out, const struct kft_export_note *en)
+/*
+ * A picture's title: its name, what it shows, and the note on KFT's hooks,
+ * on the heap.
+ */
+static char *title_text(const char *title, const char *what,
+			const struct kft_export_note *en)
 {
-	if (!en || !en->times)
-		return;
-	fputs("; ", out);
-	xml_text(out, en->text);
+	const char *note = en && en->times ? en->text : "";
+	size_t n = strlen(title) + strlen(what) + strlen(note) + 8;
+	char *buf = xmalloc(n);
+
+	snprintf(buf, n, "%s - %s%s%s", title, what, *note ? "; " : "", note);
+	return buf;
+}
+
+/*
+ * The title, in two lines that fit width px at 15 px (cut with ".." past
+ * them): the same room whatever its length, so that pictures of one log
+ * with and without the note on KFT's hooks compare line by line.
+ */
+static double title_lines(FILE *out, const char *text, double width)
+{
+	kft_svg_lines(out, "font-size=\"15\"", 10, 18, 21,
+		      (width - 20) / (15 * KFT_SVG_ADVANCE), 2, text);
+	return 42.0;
 }
 
 void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
@@ -124,21 +199,24 @@ void kft_export_flamegraph(FILE *out, const struct kft_tree *t,
 			   const struct kft_export_note *en)
 {
 	struct kft_paths ps;
-	double width = 1200, height, scale, *xs;
+	double width = 1200, height, scale, *xs, head;
+	char what[96], *text;
 	uint32_t c;
 
 	kft_paths_build(&ps, t, kft_name_id(names, "[interrupts]", 12));
 	kft_paths_sort(&ps, names);
-	height = (ps.max_depth + 2) * 16.0 + 40;
+	snprintf(what, sizeof(what),
+		 "flame graph, width = time on the CPU (%.3f us in all)",
+		 ps.p[0].total);
+	text = title_text(title, what, en);
+	head = title_lines(NULL, text, width + 20);
+	height = (ps.max_depth + 2) * 16.0 + 19 + head;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"12\">\n",
 		width + 20, height, width + 20, height);
-	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n<text x=\"10\" y=\"18\" font-size=\"15\">");
-	xml_text(out, title);
-	fprintf(out, " - flame graph, width = time on the CPU (%.3f us in all)",
-		ps.p[0].total);
-	title_note(out, en);
-	fprintf(out, "</text>\n");
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n");
+	title_lines(out, text, width + 20);
+	free(text);
 	fprintf(out, "<g transform=\"translate(10,0)\">\n");
 	/* Depth first, without recursion: xs[d] is where depth d's next bar goes. */
 	xs = xcalloc(ps.max_depth + 2, sizeof(*xs));
@@ -197,21 +275,78 @@ static uint32_t lane_of(struct lanes *ls, int64_t key, bool add)
 	return ls->n - 1;
 }
 
+/* Where a task leaves the CPU: as kd --boot counts time off it. */
+static const char *const sleep_fns[] = {
+	"schedule", "io_schedule", "preempt_schedule",
+	"preempt_schedule_common", "preempt_schedule_irq",
+};
+
+/* Per name id: a call of it is time off the CPU (or the switch itself). */
+static uint8_t *sleepers(const struct kft_tree *t, const struct kft_names *names)
+{
+	uint8_t *k = xcalloc(names->n + 1, 1);
+	uint32_t i, j;
+
+	for (i = 0; i < names->n; i++)
+		for (j = 0; j < sizeof(sleep_fns) / sizeof(*sleep_fns); j++)
+			if (!strcmp(names->name[i], sleep_fns[j]))
+				k[i] = 1;
+	if (t->switch_fn < names->n)
+		k[t->switch_fn] = 1;
+	return k;
+}
+
+struct tl {
+	FILE *out;
+	double start, end, scale, margin, lane_h, row, top;
+	uint32_t maxdepth;
+};
+
+static double tl_end(const struct tl *g, const struct kft_node *n)
+{
+	return n->at + (n->c.delta > 0 ? n->c.delta :
+			n->c.delta == KFT_DELTA_OPEN ? g->end - n->at : 0);
+}
+
+/* Time off the CPU in lane l, from s to e, over rows 0..depth. */
+static void tl_off(const struct tl *g, uint32_t l, double s, double e,
+		   uint32_t depth)
+{
+	double x = g->margin + (s - g->start) * g->scale;
+	double w = (e - s) * g->scale;
+
+	if (depth >= g->maxdepth)
+		depth = g->maxdepth - 1;
+	if (w < 0.5)
+		return;
+	fprintf(g->out, "<rect class=\"off\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"url(#off)\"/>\n",
+		x, g->top + l * g->lane_h, w, (depth + 1) * g->row - 1);
+}
+
 /*
  * Lanes: one per task in order of appearance, then interrupts per CPU.
- * Calls at their place on the compensated clock (kft_node.at).
+ * Calls at their place on the compensated clock (kft_node.at).  Time off
+ * the CPU hatched over the calls waiting then: calls of schedule() and its
+ * kin, of the context switch, and where KFT's log shows another task's
+ * calls on the CPU of a task with calls open (as kd counts time off the
+ * CPU: calltree.h).
  */
 void kft_export_timeline(FILE *out, const struct kft_tree *t,
 			 const struct kft_names *names, const char *title,
 			 const struct kft_export_note *en)
 {
-	const uint32_t maxdepth = 6, row = 14, margin = 130;
+	const double width = 1400, adv = 11 * KFT_SVG_ADVANCE;
+	struct tl g = { .out = out, .margin = 130, .row = 14, .maxdepth = 6 };
 	struct lanes ls = { 0 };
-	uint32_t nlanes, i, l, k;
-	double start = 0, end = 0, width = 1400, scale, tick;
+	uint32_t nlanes, i, l, k, ncpus = 0;
+	double head, tick, tick_w = 0, height;
 	bool any = false;
-	char fill[32];
+	char fill[32], what[64], *text, lab[48];
+	uint8_t *sleep;
+	int32_t *prev, *ltop, *running;
+	double *rowx, *nextx;
 
+	g.lane_h = g.maxdepth * g.row + 8;
 	for (ls.nslots = 64; ls.nslots < 2 * (uint64_t)t->n + 2; ls.nslots *= 2)
 		;
 	ls.key = xcalloc(t->n + 1, sizeof(*ls.key));
@@ -219,81 +354,188 @@ void kft_export_timeline(FILE *out, const struct kft_tree *t,
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
 
+		if (n->c.cpu >= 0 && (uint32_t)n->c.cpu >= ncpus)
+			ncpus = n->c.cpu + 1;
 		if (n->hidden)
 			continue;
-		if (!any || n->at < start)
-			start = n->at;
+		if (!any || n->at < g.start)
+			g.start = n->at;
 		any = true;
-		if (n->at + (n->c.delta > 0 ? n->c.delta : 0) > end)
-			end = n->at + (n->c.delta > 0 ? n->c.delta : 0);
+		if (n->at + (n->c.delta > 0 ? n->c.delta : 0) > g.end)
+			g.end = n->at + (n->c.delta > 0 ? n->c.delta : 0);
 		lane_of(&ls, lane_key(n), true);
 	}
 	nlanes = ls.n;
-	scale = end > start ? (width - margin - 20) / (end - start) : 1;
+	g.scale = g.end > g.start ? (width - g.margin - 20) / (g.end - g.start) : 1;
+	snprintf(what, sizeof(what), "timeline, %.3f ms", (g.end - g.start) / 1000);
+	text = title_text(title, what, en);
+	head = title_lines(NULL, text, width);
+	g.top = head + 56;
+	height = g.top + nlanes * g.lane_h + 4;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%u\" font-family=\"monospace\" font-size=\"11\">\n",
-		width, 60 + nlanes * (maxdepth * row + 8));
-	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n<text x=\"10\" y=\"18\" font-size=\"15\">");
-	xml_text(out, title);
-	fprintf(out, " - timeline, %.3f ms", (end - start) / 1000);
-	title_note(out, en);
-	fprintf(out, "</text>\n");
-	/* Time axis: about ten ticks at a round step. */
-	for (tick = 1; (end - start) / tick > 10; tick *= 10)
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"monospace\" font-size=\"11\">\n",
+		width, height, width, height);
+	/* Hatching drawn diagonally in its tile: a rotated pattern takes
+	 * librsvg seconds a bar. */
+	fprintf(out, "<defs><pattern id=\"off\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\"><rect width=\"6\" height=\"6\" fill=\"#fdfdf5\" fill-opacity=\"0.7\"/><path d=\"M0,6L6,0M-1,1L1,-1M5,7L7,5\" stroke=\"#777\" stroke-width=\"1.2\"/></pattern></defs>\n");
+	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdfdf5\"/>\n");
+	title_lines(out, text, width);
+	free(text);
+	/* The legend: what solid and hatched mean. */
+	fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"24\" height=\"11\" fill=\"rgb(230,150,30)\"/>", head + 2);
+	fprintf(out, "<text x=\"40\" y=\"%.1f\">on the CPU</text>", head + 11);
+	fprintf(out, "<rect x=\"130\" y=\"%.1f\" width=\"24\" height=\"11\" fill=\"rgb(230,150,30)\"/><rect class=\"off\" x=\"130\" y=\"%.1f\" width=\"24\" height=\"11\" fill=\"url(#off)\"/>",
+		head + 2, head + 2);
+	fprintf(out, "<text x=\"160\" y=\"%.1f\">off the CPU: asleep or waiting in schedule() and its kin, or switched out (another task's calls on its CPU)</text>\n",
+		head + 11);
+	/* Time axis: ticks at a round step, their labels apart. */
+	for (tick = 1; (g.end - g.start) / tick > 10; tick *= 10)
 		;
-	if ((end - start) / tick < 3)
+	if ((g.end - g.start) / tick < 3)
 		tick /= 5;
-	/* Ticks at round times: the first multiple of tick from start on. */
-	for (k = 0; k <= 50; k++) {
-		double t = (ceil(start / tick) + k) * tick, x = t - start;
+	for (k = 0; k < 2; k++)
+		tick_w = fmax(tick_w, adv * snprintf(lab, sizeof(lab), "%.6g ms",
+					   (k ? g.end : g.start) / 1000));
+	while (tick * g.scale < tick_w + 8 && tick < 1e300)
+		tick *= 2;
+	for (k = 0; k <= 100; k++) {
+		double tt = (ceil(g.start / tick) + k) * tick, x = g.margin + (tt - g.start) * g.scale;
+		int len;
 
-		if (t > end)
+		if (tt > g.end)
 			break;
-
-		fprintf(out, "<line x1=\"%.1f\" y1=\"28\" x2=\"%.1f\" y2=\"%u\" stroke=\"#ddd\"/>",
-			margin + x * scale, margin + x * scale, 40 + nlanes * (maxdepth * row + 8));
-		fprintf(out, "<text x=\"%.1f\" y=\"36\" fill=\"#666\">%.6g ms</text>\n",
-			margin + x * scale + 2, t / 1000);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>",
+			x, g.top - 14, x, height - 4);
+		len = snprintf(lab, sizeof(lab), "%.6g ms", tt / 1000);
+		if (x + 2 + len * adv <= width - 2)
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#666\">%s</text>", x + 2, g.top - 6, lab);
+		fputc('\n', out);
 	}
 	for (l = 0; l < nlanes; l++) {
-		uint32_t y = 44 + l * (maxdepth * row + 8);
-
+		double y = g.top + l * g.lane_h + 11;
 		int64_t key = ls.key[l];
 
 		if (key > 0)
-			fprintf(out, "<text x=\"4\" y=\"%u\">pid %lld</text>\n", y + 11, (long long)key);
+			fprintf(out, "<text x=\"4\" y=\"%.1f\">pid %lld</text>\n", y, (long long)key);
 		else if (key > KFT_TRACK_IDLE)
-			fprintf(out, "<text x=\"4\" y=\"%u\">irq CPU %lld</text>\n", y + 11, (long long)(KFT_TRACK_IRQ - key));
+			fprintf(out, "<text x=\"4\" y=\"%.1f\">irq CPU %lld</text>\n", y, (long long)(KFT_TRACK_IRQ - key));
 		else
-			fprintf(out, "<text x=\"4\" y=\"%u\">pid 0, CPU %lld</text>\n", y + 11, (long long)(KFT_TRACK_IDLE - key));
+			fprintf(out, "<text x=\"4\" y=\"%.1f\">pid 0, CPU %lld</text>\n", y, (long long)(KFT_TRACK_IDLE - key));
 	}
+	/* The bars. */
+	sleep = sleepers(t, names);
 	for (i = 0; i < t->n; i++) {
 		const struct kft_node *n = &t->nodes[i];
-		double x, w;
 		const char *name = names->name[n->c.fn];
+		double x, w;
 
-		if (n->hidden || n->depth >= maxdepth)
+		if (n->hidden || n->depth >= g.maxdepth)
 			continue;
 		l = lane_of(&ls, lane_key(n), false);
-		x = margin + (n->at - start) * scale;
-		w = (n->c.delta > 0 ? n->c.delta : n->c.delta == KFT_DELTA_OPEN ? end - n->at : 0) * scale;
+		x = g.margin + (n->at - g.start) * g.scale;
+		w = (tl_end(&g, n) - n->at) * g.scale;
 		if (w < 0.5)
 			w = 0.5;
 		colour(name, fill, sizeof(fill));
 		fprintf(out, "<g><title>");
-		xml_text(out, name);
+		kft_xml_text(out, name);
 		if (n->c.delta >= 0)
-			fprintf(out, ": %.3f us at %.3f us</title>", n->c.delta, n->at);
+			fprintf(out, ": %.3f us at %.3f us", n->c.delta, n->at);
 		else
-			fprintf(out, ": still running at the end, entered at %.3f us</title>", n->at);
-		fprintf(out, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" fill=\"%s\"/>",
-			x, 44 + l * (maxdepth * row + 8) + n->depth * row, w, row - 1, fill);
-		label(out, name, x + 2,
-		      44 + l * (maxdepth * row + 8) + n->depth * row + 10,
-		      w - 4, 6.6);
-		fprintf(out, "</g>\n");
+			fprintf(out, ": still running at the end, entered at %.3f us", n->at);
+		if (sleep[n->c.fn])
+			fprintf(out, ", off the CPU");
+		else if (n->offcpu > 0)
+			fprintf(out, ", %.3f us of it switched out", n->offcpu);
+		fprintf(out, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"/></g>\n",
+			x, g.top + l * g.lane_h + n->depth * g.row, w, g.row - 1,
+			sleep[n->c.fn] ? "#e4e4e4" : fill);
 	}
+	/*
+	 * Time off the CPU, over the calls open then: a sleeping call's
+	 * span from its lane's top row to its own; another task's first
+	 * call on a CPU, over the calls open in the task that had the CPU
+	 * (kept as a stack per lane: prev links a lane's open calls).
+	 */
+	prev = xmalloc((t->n + 1) * sizeof(*prev));
+	ltop = xmalloc((nlanes + 1) * sizeof(*ltop));
+	running = xmalloc((ncpus + 1) * sizeof(*running));
+	for (l = 0; l < nlanes; l++)
+		ltop[l] = -1;
+	for (k = 0; k < ncpus; k++)
+		running[k] = -1;
+	for (i = 0; i < t->n; i++) {
+		const struct kft_node *n = &t->nodes[i];
+		uint32_t r;
+
+		if (n->c.irq)
+			continue;
+		l = lane_of(&ls, lane_key(n), false);
+		if (!n->hidden && l != UINT32_MAX && sleep[n->c.fn])
+			tl_off(&g, l, n->at, tl_end(&g, n), n->depth);
+		if (n->c.cpu < 0 || l == UINT32_MAX)
+			continue;
+		r = running[n->c.cpu];
+		if (r != UINT32_MAX && r != l && n->parent < 0) {
+			while (ltop[r] >= 0 && tl_end(&g, &t->nodes[ltop[r]]) <= n->at)
+				ltop[r] = prev[ltop[r]];
+			if (ltop[r] >= 0) {
+				const struct kft_node *o = &t->nodes[ltop[r]];
+
+				tl_off(&g, r, n->at, fmin(tl_end(&g, n), tl_end(&g, o)),
+				       o->depth);
+			}
+		}
+		running[n->c.cpu] = l;
+		if (!n->hidden) {
+			while (ltop[l] >= 0 && tl_end(&g, &t->nodes[ltop[l]]) <= n->at)
+				ltop[l] = prev[ltop[l]];
+			prev[i] = ltop[l];
+			ltop[l] = i;
+		}
+	}
+	/*
+	 * The labels, over everything: each in its bar, clear of the bars
+	 * of its row before and after it (calls of a row may overlap: runs
+	 * put end to end, calls no open call made).
+	 */
+	rowx = xmalloc(((size_t)nlanes * g.maxdepth + 1) * sizeof(*rowx));
+	nextx = xmalloc((t->n + 1) * sizeof(*nextx));
+	for (k = 0; k < nlanes * g.maxdepth; k++)
+		rowx[k] = INFINITY;
+	for (i = t->n; i-- > 0;) {
+		const struct kft_node *n = &t->nodes[i];
+
+		if (n->hidden || n->depth >= g.maxdepth)
+			continue;
+		k = lane_of(&ls, lane_key(n), false) * g.maxdepth + n->depth;
+		nextx[i] = rowx[k];
+		rowx[k] = fmin(rowx[k], g.margin + (n->at - g.start) * g.scale);
+	}
+	for (k = 0; k < nlanes * g.maxdepth; k++)
+		rowx[k] = -INFINITY;
+	for (i = 0; i < t->n; i++) {
+		const struct kft_node *n = &t->nodes[i];
+		double x, e;
+
+		if (n->hidden || n->depth >= g.maxdepth)
+			continue;
+		l = lane_of(&ls, lane_key(n), false);
+		k = l * g.maxdepth + n->depth;
+		x = g.margin + (n->at - g.start) * g.scale;
+		e = g.margin + (tl_end(&g, n) - g.start) * g.scale;
+		label(out, names->name[n->c.fn], fmax(x, rowx[k]) + 2,
+		      g.top + l * g.lane_h + n->depth * g.row + 10,
+		      fmin(e, nextx[i]) - fmax(x, rowx[k]) - 4, adv);
+		rowx[k] = fmax(rowx[k], fmax(e, x + 0.5));
+	}
+	free(rowx);
+	free(nextx);
 	fprintf(out, "</svg>\n");
+	free(prev);
+	free(ltop);
+	free(running);
+	free(sleep);
 	free(ls.key);
 	free(ls.slots);
 }

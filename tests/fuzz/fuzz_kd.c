@@ -44,6 +44,8 @@ static const char *const modes[][8] = {
 	{ "--raw", NULL },
 	{ "-c", "-i", "-r", "--raw", NULL },
 	{ "--boot", "--json", "--raw", NULL },
+	/* The verdicts as KTAP: any name a test name. */
+	{ "--boot", "--check", "--ktap", "--min", "0", NULL },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -58,7 +58,7 @@ cat > "$tmp/dmesg.expected" <<'OUT'
 [    0.004515] initcall slow_init+0x0/0x0 returned 0 after 270 usecs
 [    0.005025] calling  dev_init+0x0/0x0 @ 1
 [    0.005215] initcall dev_init+0x0/0x0 returned 0 after 190 usecs
-[    0.007400] Run init as init process
+[    0.007400] Run /init as init process
 OUT
 diff -u "$tmp/dmesg.expected" "$tmp/dmesg.txt"
 ok $? "--boot --initcall-debug: the kernel's lines, printk's timestamps, in boot order"
@@ -73,7 +73,7 @@ pm_ret = re.compile(r'^initcall *(?P<f>.*)\+.* returned (?P<r>.*) after (?P<t>.*
 sig_call = re.compile(r'\[([0-9\s]+\.[0-9]+)\] calling  ([0-9a-zA-Z_]+)\+(0x[0-9a-fA-F]+\/0x[0-9a-fA-F]+)( \[[a-zA-Z0-9\-_]+\])? @ ([0-9]+)')
 sig_ret = re.compile(r'\[([0-9\s]+\.[0-9]+)\] initcall ([0-9a-zA-Z_]+)\+(0x[0-9a-fA-F]+\/0x[0-9a-fA-F]+)( \[[a-zA-Z0-9\-_]+\])? returned ([\-0-9]+) after ([0-9]+) usecs')
 sig_init = re.compile(r'\[([0-9\s]+\.[0-9]+)\] Run ([/0-9a-zA-Z_]+) as init process')
-start, seen = {}, {}
+start, seen, init = {}, {}, False
 for line in lines:
     m = ktime.match(line)
     assert m, line
@@ -89,9 +89,15 @@ for line in lines:
         seen[r.group("f")] = int(r.group("t"))
     else:
         assert sig_init.match(line), line
+        # boot-data (the Boot Time SIG's boot-time-wizard): time-to-init
+        # from the kernel's line for /init or /sbin/init.
+        bd = re.search(r'\[\s*([0-9]+\.[0-9]+)\] Run (/init|/sbin/init) as init process', line)
+        assert bd and float(bd.group(1)) == 0.0074, line
+        init = True
 assert seen == {"early_fn": 560, "slow_init": 270, "dev_init": 190}, seen
+assert init, "no init line"
 PY
-ok $? "--boot --initcall-debug: every line parses with pm-graph's and analyze-initcall-debug's expressions"
+ok $? "--boot --initcall-debug: every line parses with pm-graph's and analyze-initcall-debug's expressions, time-to-init with boot-data's"
 # The same script in every series: the cache's default tree, or the
 # linux-source package make deps installs (the tree may not be extracted
 # yet; KFT_KVER may name a series whose tree is called otherwise).
@@ -187,7 +193,7 @@ ok $? "--boot --json of a log without a hook cost: no such fields, as before"
 cat > "$tmp/hooks-dmesg.expected" <<'OUT'
 [    0.004049] calling  my_init+0x0/0x0 @ 1
 [    0.005449] initcall my_init+0x0/0x0 returned 0 after 1400 usecs
-[    0.006088] Run init as init process
+[    0.006088] Run /init as init process
 OUT
 diff -u "$tmp/hooks-dmesg.expected" "$tmp/hooks-dmesg.txt"
 ok $? "--boot --initcall-debug: compensated times (my_init 1399.5 us at 4049 us)"
@@ -420,4 +426,75 @@ printf 'ffffffff81000000 T _stext\n' > "$tmp/noinit.map"
 "$KD" --boot -m "$tmp/noinit.map" $fx/boot-inlined.log > "$tmp/noinit.out" &&
 	grep -q 'the symbols given have no __initcall\* table' "$tmp/noinit.out" && ! grep -q 'kd -m System.map' "$tmp/noinit.out"
 ok $? "--boot -m MAP without an __initcall table: says the map lacks it"
+# --check --ktap: the verdicts as KTAP version 1, for CI systems; read by a
+# strict checker after Documentation/dev-tools/ktap.rst and by the kernel's
+# own KTAP parser (tools/testing/kunit/kunit_parser.py) when a tree is here.
+ktap_check() {	# ktap_check FILE EXPECTED-NOT-OK-NAMES (a Python set)
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+assert lines[-1] == "", "no final newline"
+lines = lines[:-1]
+assert lines[0] == "KTAP version 1", lines[0]
+m = re.fullmatch(r"1\.\.([0-9]+)", lines[1])
+assert m, lines[1]
+n, want_fail = int(m.group(1)), eval(sys.argv[2])
+results = []
+for line in lines[2:]:
+    if line.startswith("# "):
+        continue
+    r = re.fullmatch(r"(ok|not ok) ([0-9]+) ([^#\n]+)", line)
+    assert r, "not a KTAP line: %r" % line
+    assert int(r.group(2)) == len(results) + 1, line
+    results.append((r.group(1), r.group(3)))
+assert len(results) == n, (len(results), n)
+names = [x[1] for x in results]
+assert len(set(names)) == n, "names not unique"
+assert names[0] == "boot start_kernel to the first user program", names[0]
+assert all(x[1].split(" ")[0] in ("boot", "phase", "initcall") for x in results)
+fails = {x[1] for x in results if x[0] == "not ok"}
+assert fails == want_fail, (fails, want_fail)
+PY
+}
+kunit=$KFT_CACHE/src/linux-source-$KFT_KVER_DEFAULT/tools/testing/kunit
+kunit_check() {	# kunit_check FILE PASSED FAILED: the kernel's parser's counts
+	python3 - "$kunit" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import kunit_parser
+t = kunit_parser.parse_run_tests(open(sys.argv[2], encoding="utf-8").read().splitlines())
+c = t.counts
+assert (c.passed, c.failed, c.errors, c.crashed) == (int(sys.argv[3]), int(sys.argv[4]), 0, 0), str(c)
+assert len(t.subtests) == int(sys.argv[3]) + int(sys.argv[4])
+PY
+}
+"$KD" --boot --check --ktap --min 100 $fx/boot.log $fx/boot-new.log > "$tmp/ktap.out"
+rc=$?
+[ $rc -eq 1 ] && ktap_check "$tmp/ktap.out" '{"phase kernel_init, other", "initcall dev_init"}'
+ok $? "--check --ktap: exit 1 as without it; KTAP version 1, one test per item, not ok: dev_init and kernel_init, other"
+"$KD" --boot --check --ktap $fx/boot.log $fx/boot.log > "$tmp/ktap-pass.out" &&
+	ktap_check "$tmp/ktap-pass.out" 'set()' && [ "$(grep -c '^ok ' "$tmp/ktap-pass.out")" -eq 22 ]
+ok $? "--check --ktap: a boot against itself, exit 0, 22 tests ok"
+"$KD" --boot --check --ktap $fx/boot.log "$tmp/hung.log" > "$tmp/ktap-hung.out"
+[ $? -eq 1 ] && grep -q '^not ok 1 boot start_kernel to the first user program$' "$tmp/ktap-hung.out" &&
+	grep -q '^# the boot did not reach the first user program' "$tmp/ktap-hung.out"
+ok $? "--check --ktap: a boot that never reached user space: the boot not ok, exit 1"
+sed 's/ slow_init do_one/ a#b\x01c\xffd do_one/; s/ slow_init$/ a#b\x01c\xffd/' $fx/boot-new.log > "$tmp/odd-new.log"
+"$KD" --boot --check --ktap --min 100 $fx/boot.log "$tmp/odd-new.log" > "$tmp/ktap-odd.out"
+[ $? -eq 1 ] && ktap_check "$tmp/ktap-odd.out" '{"phase kernel_init, other", "initcall dev_init", "initcall a\\x23b\\x01c\ufffdd"}'
+ok $? "--check --ktap: a name with '#', a control and a byte not UTF-8 stays one test name (\\x23, \\x01, U+FFFD)"
+"$KD" --boot --ktap $fx/boot.log > /dev/null 2> "$tmp/ktap.err"
+[ $? -eq 2 ] && grep -q -- '--ktap go with --check' "$tmp/ktap.err"
+ok $? "--ktap without --check: refused, exit 2"
+"$KD" --boot --check --ktap $fx/boot.log /nonexistent > "$tmp/ktap-none.out" 2> /dev/null
+[ $? -eq 2 ] && [ ! -s "$tmp/ktap-none.out" ]
+ok $? "--check --ktap: boots that cannot be compared, exit 2, no verdicts"
+if [ -f "$kunit/kunit_parser.py" ]; then
+	kunit_check "$tmp/ktap.out" 20 2 > /dev/null && kunit_check "$tmp/ktap-pass.out" 22 0 > /dev/null &&
+		kunit_check "$tmp/ktap-odd.out" 20 3 > /dev/null
+	ok $? "--check --ktap read by the kernel's kunit_parser.py: the passes and failures, no parse errors"
+else
+	tap_skip "no kernel tree with tools/testing/kunit/kunit_parser.py (make deps)"
+fi
+
 tap_done

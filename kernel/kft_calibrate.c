@@ -17,6 +17,12 @@
  * the loop logged is the part of its own hooks a logged call's time
  * holds.  The log's header gives the three (kft_log_text.c).
  *
+ * A best repeat is trusted only when it is not 0 and the median repeat is
+ * close to it: an interrupt, an SMI or a hypervisor's exit makes a repeat
+ * longer, and one that lands in the empty loop can take a best to 0.
+ * Repeats that disagree are tried again; a calibration that never agrees
+ * is refused, and the header says so with what it saw.
+ *
  * The calibration run is installed as any run is.  Other CPUs whose call
  * sites are still live (kft_sites.c makes them NOPs seconds after a run)
  * may log into it meanwhile: their calls go into its own log, which is
@@ -35,8 +41,10 @@
 
 #define KFT_CAL_CALLS	200	/* hook pairs a repeat */
 #define KFT_CAL_REPEATS	5	/* of each kind; the best counts */
+#define KFT_CAL_ROUNDS	3	/* of repeats, until they agree */
 /* Room for the logged repeats' calls, and other CPUs' chunks. */
-#define KFT_CAL_LOG	(KFT_CAL_CALLS * KFT_CAL_REPEATS + 64 * KFT_CHUNK)
+#define KFT_CAL_LOG	(KFT_CAL_CALLS * KFT_CAL_REPEATS * KFT_CAL_ROUNDS + \
+			 64 * KFT_CHUNK)
 
 /* The hooks, called as a call site calls them: fn entered from site. */
 static noinline notrace u64 kft_cal_hooks(void *fn, void *site)
@@ -74,12 +82,16 @@ static noinline notrace u64 kft_cal_empty(void *fn, void *site)
 	return kft_clock() - t0;
 }
 
-/* Fewest clock units a repeat of KFT_CAL_CALLS hook pairs took, net. */
-static notrace u64 kft_cal_best(void *fn, void *site)
+/*
+ * Clock units each repeat of KFT_CAL_CALLS hook pairs took, net, in
+ * order (insertion: sort() is instrumented, and this run is armed).
+ */
+static notrace void kft_cal_repeats(void *fn, void *site,
+				    u64 net[KFT_CAL_REPEATS])
 {
-	u64 best = U64_MAX, hooks, empty;
+	u64 hooks, empty, v;
 	unsigned long flags;
-	int r;
+	int r, i;
 
 	/* Passed as a call site passes them, not folded into the loops. */
 	OPTIMIZER_HIDE_VAR(fn);
@@ -90,9 +102,32 @@ static notrace u64 kft_cal_best(void *fn, void *site)
 		hooks = kft_cal_hooks(fn, site);
 		empty = kft_cal_empty(fn, site);
 		local_irq_restore(flags);
-		best = min(best, hooks - min(hooks, empty));
+		v = hooks - min(hooks, empty);
+		for (i = r; i > 0 && net[i - 1] > v; i--)
+			net[i] = net[i - 1];
+		net[i] = v;
 	}
-	return best;
+}
+
+/*
+ * The best repeat, in clock units, if it can be trusted: not 0, and the
+ * median within a quarter of it (or two clock units, a coarse counter's
+ * steps).  Tried KFT_CAL_ROUNDS times; false if no round agreed.  range[]
+ * is the last round's best and median.
+ */
+static notrace bool kft_cal_measure(void *fn, void *site, u64 range[2])
+{
+	u64 net[KFT_CAL_REPEATS];
+	int round;
+
+	for (round = 0; round < KFT_CAL_ROUNDS; round++) {
+		kft_cal_repeats(fn, site, net);
+		range[0] = net[0];
+		range[1] = net[KFT_CAL_REPEATS / 2];
+		if (range[0] && range[1] - range[0] <= max_t(u64, range[0] / 4, 2))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -178,12 +213,13 @@ void kft_calibrate(struct kft_run *run, struct kft_run *cal)
 	unsigned long (*saved)[KFT_CNT_NR] = NULL;
 	void *fn = (void *)kft_calibrate, *site = (void *)kft_cal_hooks;
 	unsigned long fn_addr = kft_arch_code_addr(fn);
-	u64 dropped, logged, own = U64_MAX;
-	bool ok = false;
+	u64 dropped[2], logged[2], own = U64_MAX;
+	bool ok = false, agreed;
 	int cpu, c;
 
 	lockdep_assert_held(&kft_mutex);
 	run->calibrated = false;
+	run->cal_refused = false;
 	if (!cal || READ_ONCE(kft_state) != KFT_COMPLETE || kft_run != run)
 		goto out_free;
 	saved = kcalloc(nr_cpu_ids, sizeof(*saved), GFP_KERNEL);
@@ -200,13 +236,13 @@ void kft_calibrate(struct kft_run *run, struct kft_run *cal)
 	kft_start(cal, KFT_BY_USER, 0, kft_clock());
 
 	kft_cal_filter(cal, true);
-	dropped = kft_cal_best(fn, site);
+	agreed = kft_cal_measure(fn, site, dropped);
 	/* A funclist must hold the function for a call to be logged. */
 	cal->funcs = &fn_addr;
 	cal->cfg.nfuncs = min(cal->cfg.nfuncs, 1U);
 	cal->cfg.onlyints = false;
 	kft_cal_filter(cal, false);
-	logged = kft_cal_best(fn, site);
+	agreed &= kft_cal_measure(fn, site, logged);
 	/* Not stopped meanwhile (a full log): else it measured nothing. */
 	ok = READ_ONCE(kft_state) == KFT_TRIGGERED;
 
@@ -227,12 +263,19 @@ void kft_calibrate(struct kft_run *run, struct kft_run *cal)
 	kft_sites_disarmed();
 
 	if (ok && own != U64_MAX) {
-		run->cost_ps[KFT_COST_DROPPED] = kft_cal_ps(cal, dropped,
-							    KFT_CAL_CALLS);
-		run->cost_ps[KFT_COST_LOGGED] = kft_cal_ps(cal, logged,
-							   KFT_CAL_CALLS);
+		u32 (*range)[2] = run->cal_range_ps;
+
+		for (c = 0; c < 2; c++) {
+			range[KFT_COST_DROPPED][c] =
+				kft_cal_ps(cal, dropped[c], KFT_CAL_CALLS);
+			range[KFT_COST_LOGGED][c] =
+				kft_cal_ps(cal, logged[c], KFT_CAL_CALLS);
+		}
+		run->cost_ps[KFT_COST_DROPPED] = range[KFT_COST_DROPPED][0];
+		run->cost_ps[KFT_COST_LOGGED] = range[KFT_COST_LOGGED][0];
 		run->cost_ps[KFT_COST_OWN] = kft_cal_ps(cal, own, 1);
-		run->calibrated = true;
+		run->calibrated = agreed;
+		run->cal_refused = !agreed;
 	}
 out_free:
 	kfree(saved);

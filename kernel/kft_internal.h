@@ -292,7 +292,9 @@ struct kft_run {
 
 	unsigned long nr_logged;	/* valid, sorted entries; set by finish */
 	bool calibrated;		/* cost_ps[] measured: kft_calibrate() */
+	bool cal_refused;		/* measured, but the repeats disagreed */
 	u32 cost_ps[KFT_COST_NR];	/* what a call's hooks cost, in ps */
+	u32 cal_range_ps[2][2];		/* dropped, logged: best, median */
 	bool finished;
 	bool names_gone;		/* names unloaded code: not to be armed */
 };

@@ -116,6 +116,15 @@ static void kft_show_ps(struct seq_file *m, u32 ps, const char *what)
 static void kft_show_cost(struct seq_file *m, const struct kft_run *run)
 {
 	seq_puts(m, "Hook cost = ");
+	if (run->cal_refused) {
+		/* Best to median: what the refused repeats measured. */
+		seq_puts(m, "not calibrated (untrusted repeats: ");
+		kft_show_ps(m, run->cal_range_ps[KFT_COST_DROPPED][0], "to ");
+		kft_show_ps(m, run->cal_range_ps[KFT_COST_DROPPED][1], "dropped, ");
+		kft_show_ps(m, run->cal_range_ps[KFT_COST_LOGGED][0], "to ");
+		kft_show_ps(m, run->cal_range_ps[KFT_COST_LOGGED][1], "logged)\n");
+		return;
+	}
 	if (!run->calibrated) {
 		seq_puts(m, "not calibrated\n");
 		return;

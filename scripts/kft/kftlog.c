@@ -442,8 +442,11 @@ static bool cost_ns(const char **p, double *v)
 
 /*
  * "Hook cost = D ns dropped, L ns logged, O ns own" (kernel/kft_log_text.c),
- * or "Hook cost = not calibrated".  Any other text after "Hook cost" is a
- * warning: the log's times are then as measured.
+ * or "Hook cost = not calibrated", or "... not calibrated (untrusted
+ * repeats: ...)" where the kernel refused what it measured.  Any other
+ * text after "Hook cost", or a dropped or logged call costing 0 (no
+ * calibration measures that), is a warning: the log's times are then as
+ * measured.
  */
 static void hook_cost_line(struct kft_log_reader *r, const char *line)
 {
@@ -461,6 +464,12 @@ static void hook_cost_line(struct kft_log_reader *r, const char *line)
 	p = blanks(p);
 	if (!strncmp(p, "not calibrated", 14) && !*blanks(p + 14)) {
 		r->uncalibrated = true;
+		return;
+	}
+	if (!strncmp(p, "not calibrated (", 16) && strchr(p, ')') &&
+	    !*blanks(strrchr(p, ')') + 1)) {
+		r->uncalibrated = true;
+		kft_log_warn(r, "the kernel refused its calibration of the hooks' cost (its repeats disagreed: the line gives the best and the median): this log's times as measured");
 		return;
 	}
 	for (i = 0; i < 3; i++) {
@@ -481,6 +490,11 @@ static void hook_cost_line(struct kft_log_reader *r, const char *line)
 	}
 	if (*p)
 		goto bad;
+	if (v[0] == 0 || v[1] == 0) {
+		r->uncalibrated = true;		/* said once, here */
+		kft_log_warn(r, "a Hook cost of 0 ns a dropped or logged call is no calibration (a clock that did not move): this log's times as measured");
+		return;
+	}
 	r->cost.dropped = v[0] / 1000;
 	r->cost.logged = v[1] / 1000;
 	r->cost.own = v[2] / 1000;

@@ -594,6 +594,21 @@ hw uncal 's/^Hook cost = .*/Hook cost = not calibrated/'
 [ $rc -eq 0 ] && measured uncal && [ ! -s "$tmp/uncal.err" ] &&
 	head -n 1 "$tmp/uncal.out" | grep -q "^times: as measured"
 ok $? "'Hook cost = not calibrated' (a run ended by a panic): times as measured, said, no warning"
+hw refused 's/^Hook cost = .*/Hook cost = not calibrated (untrusted repeats: 12.0 ns to 30.1 ns dropped, 20.0 ns to 21.0 ns logged)/'
+[ $rc -eq 0 ] && measured refused && [ "$(wc -l < "$tmp/refused.err")" = 1 ] &&
+	grep -q "refused.log:20: the kernel refused its calibration of the hooks' cost (its repeats disagreed" "$tmp/refused.err" &&
+	head -n 1 "$tmp/refused.out" | grep -q "^times: as measured"
+ok $? "a calibration the kernel refused (repeats that disagree): one warning with its line, times as measured, said"
+for cost in "0.0 ns dropped, 2 ns logged, 3 ns own" "1.0 ns dropped, 0 ns logged, 3 ns own"; do
+	hw zerocost "s/^Hook cost = .*/Hook cost = $cost/"
+	[ $rc -eq 0 ] && measured zerocost && [ "$(wc -l < "$tmp/zerocost.err")" = 1 ] &&
+		grep -q "zerocost.log:20: a Hook cost of 0 ns a dropped or logged call is no calibration" "$tmp/zerocost.err" &&
+		head -n 1 "$tmp/zerocost.out" | grep -q "^times: as measured"
+	ok $? "Hook cost = $cost: no calibration, one warning with its line, times as measured"
+done
+hw zeroown 's/^Hook cost = .*/Hook cost = 84.0 ns dropped, 131.0 ns logged, 0.0 ns own/'
+[ $rc -eq 0 ] && [ ! -s "$tmp/zeroown.err" ] && head -n 1 "$tmp/zeroown.out" | grep -q "^times: compensated"
+ok $? "an own cost of 0 ns (a coarse clock: under one tick) is a calibration"
 awk '/^------------ / { d = 1; print; next } d && NF == 8 { NF = 6 } { print }' $fx/hooks.log > "$tmp/nocols.log"
 "$KD" "$tmp/nocols.log" > "$tmp/nocols.out" 2> "$tmp/nocols.err"
 [ $? -eq 0 ] && measured nocols && [ "$(wc -l < "$tmp/nocols.err")" = 1 ] &&

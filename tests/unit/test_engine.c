@@ -383,6 +383,79 @@ static void test_inner_and_cost(void)
 	       "finished twice: calibrated once");
 }
 
+/* Calibration noises: each clock read's extra cycles. */
+static unsigned long noise_reads;
+/* Each repeat's reads (about 400) twice as slow as the last's. */
+static u64 noise_growing(void)
+{
+	unsigned long n = noise_reads++ / 400;
+
+	return (u64)1 << (n < 40 ? n : 40);
+}
+/* Growing for the first round of repeats (about 2,000 reads), then none. */
+static u64 noise_first_round(void)
+{
+	return noise_reads < 2100 ? noise_growing() : (noise_reads++, 0);
+}
+
+/* The run of test_inner_and_cost(), stopped, finished with the noise. */
+static struct kft_run *calibrated_with(u64 step, u64 (*noise)(void))
+{
+	struct kft_run *run;
+	u64 tsc;
+
+	run_task(&t1, 0);
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
+		   "filter mintime 10us\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	call(B, 5000);
+	call(D, 20000);
+	leave(A);
+	tsc = shim_tsc;
+	shim_tsc_step = step;
+	noise_reads = 0;
+	shim_tsc_noise = noise;
+	finish(run);
+	shim_tsc_noise = NULL;
+	shim_tsc_step = 0;
+	shim_tsc = tsc;
+	return run;
+}
+
+/*
+ * A calibration is trusted only when its best repeat is not 0 and its
+ * median agrees: repeats that disagree are tried again, then refused
+ * (the header says "not calibrated (untrusted repeats: ...)").
+ */
+static void test_calibration_trusted(void)
+{
+	struct kft_run *run;
+
+	run = calibrated_with(5, noise_growing);
+	tap_ok(!run->calibrated && run->cal_refused &&
+	       run->cal_range_ps[KFT_COST_DROPPED][0] <
+	       run->cal_range_ps[KFT_COST_DROPPED][1] * 3 / 4,
+	       "calibration: repeats that never agree refused (dropped %u to %u ps)",
+	       run->cal_range_ps[KFT_COST_DROPPED][0],
+	       run->cal_range_ps[KFT_COST_DROPPED][1]);
+	run = calibrated_with(5, noise_first_round);
+	tap_ok(run->calibrated && !run->cal_refused &&
+	       run->cost_ps[KFT_COST_DROPPED] == 10000 &&
+	       run->cost_ps[KFT_COST_LOGGED] == 10000,
+	       "calibration: a first round that disagrees is tried again (%u, %u ps)",
+	       run->cost_ps[KFT_COST_DROPPED], run->cost_ps[KFT_COST_LOGGED]);
+	run = calibrated_with(0, NULL);
+	tap_ok(!run->calibrated && run->cal_refused &&
+	       run->cal_range_ps[KFT_COST_DROPPED][0] == 0,
+	       "calibration: hooks that measure 0 (a clock that did not move) refused");
+	run = calibrated_with(5, NULL);
+	tap_ok(run->calibrated && !run->cal_refused &&
+	       run->cal_range_ps[KFT_COST_DROPPED][0] ==
+	       run->cal_range_ps[KFT_COST_DROPPED][1],
+	       "calibration: repeats that agree trusted");
+}
+
 /*
  * A run of cfg where A's exit reads the clock 3 cycles before its entry
  * did (a CPU behind the one that entered), then B lasts len: finished.
@@ -1191,6 +1264,7 @@ int main(void)
 	test_boot_run();
 	test_triggers_and_nesting();
 	test_inner_and_cost();
+	test_calibration_trusted();
 	test_filters();
 	test_lost_and_not_found();
 	test_time_triggers();

@@ -17,6 +17,7 @@ struct task_struct *shim_tasks;
 bool shim_in_irq;
 unsigned long shim_sp;
 u64 shim_sched_clock, shim_tsc, shim_tsc_step;
+u64 (*shim_tsc_noise)(void);
 unsigned long shim_tsc_khz, shim_boot_khz;
 long shim_mem_available = 1L << 30;	/* 4 TiB of pages */
 char boot_command_line[COMMAND_LINE_SIZE];

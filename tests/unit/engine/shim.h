@@ -224,8 +224,11 @@ extern unsigned long shim_tsc_khz, shim_boot_khz;
  * read, as the kernel's.
  */
 extern u64 shim_tsc_step;
+/* And, if set, by what it returns: a clock disturbed (calibration). */
+extern u64 (*shim_tsc_noise)(void);
 #ifdef SHIM_TSC_STEP
-#define kft_arch_cycles()		(shim_tsc += shim_tsc_step)
+#define kft_arch_cycles()		\
+	(shim_tsc += shim_tsc_step + (shim_tsc_noise ? shim_tsc_noise() : 0))
 #else
 #define kft_arch_cycles()		shim_tsc
 #endif

@@ -87,6 +87,7 @@ static void usage(FILE *f)
 		"                  CPU)   w local wall time\n"
 		"                m callee with the most time   n its call count\n"
 		"                u callees with call counts\n"
+		"                h hooks' share, ! if half or more (when compensated)\n"
 		"  -l          long listing, -f Fctalsmn\n"
 		"Call-trace mode:\n"
 		"  -c          nested call trees\n"
@@ -345,7 +346,17 @@ static int parse_options(int argc, char **argv, struct kd_options *o,
 			o->output = KD_OUT_TRACECMD;
 			o->tracecmd = optarg;
 			break;
-		case 'h': usage(stdout); return kft_output_done("kd", 0);
+		case 'h': {
+			/*
+			 * One buffer for all of it: a write that fails midway
+			 * (a full disk) would leave kft_output_done() no errno.
+			 */
+			static char buf[1 << 14];
+
+			setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+			usage(stdout);
+			return kft_output_done("kd", 0);
+		}
 		case 'V': printf("kd (KFT) %s\n", KD_VERSION); return kft_output_done("kd", 0);
 		default: usage(stderr); return 2;
 		}
@@ -440,9 +451,10 @@ static bool check_options(struct kd_options *o, const struct cmdline *cl)
 		fprintf(stderr, "kd: --diff reads one of its logs from standard input, not both\n");
 		return false;
 	}
-	if (!o->format)
+	if (!o->format) {
 		o->format = o->tree ? "etlp" : cl->long_fmt ? "Fctalsmn" : "Fctal";
-	else if (cl->long_fmt)
+		o->format_default = !cl->long_fmt;
+	} else if (cl->long_fmt)
 		o->format = o->tree ? "etlp" : "Fctalsmn";
 	o->callees = !o->tree && strpbrk(o->format, "mnu");
 	for (const char *p = o->format; *p; p++) {

@@ -31,6 +31,8 @@ struct fstat {
 	uint32_t count;		/* calls with a duration */
 	uint32_t open;		/* calls without one (-1, -2) */
 	double total, min, max, sub, local, wall_local;
+	/* Of calls whose time was compensated: measured, and taken off. */
+	double raw, hooks;
 	struct callee *callees;
 	uint32_t ncallees, cap;
 };
@@ -51,6 +53,7 @@ enum kd_output {
 /* The command line, as kd.c parsed and checked it; read-only after. */
 struct kd_options {
 	const char *format;	/* -f (or -l's, or the default) */
+	bool format_default;	/* neither -f nor -l: Hooks too if compensated */
 	char sort;		/* -s: a summary column */
 	long top;		/* -n: -1 all */
 	double min_total;	/* -t */

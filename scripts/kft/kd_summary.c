@@ -67,6 +67,10 @@ void kd_summary_close(struct kd *kd, struct kft_tree *t, int32_t i)
 		f->max = n->c.delta;
 	f->count++;
 	f->total += n->c.delta;
+	if (n->c.compensated) {
+		f->raw += n->c.raw;
+		f->hooks += n->c.raw - n->c.delta;
+	}
 	f->sub += n->sub;
 	f->local += local;
 	f->wall_local += wall;
@@ -130,8 +134,31 @@ static const struct {
 	{ 'w', "WallLocal", 9, false },
 	{ 'm', "Max-sub", 25, true },
 	{ 'n', "Ms count", 8, false },
+	{ 'h', "Hooks", 5, false },
 	{ 'u', "Sub-list", 0, true },
 };
+
+/*
+ * Where KFT's hooks were half or more of a function's measured time, its
+ * compensated time is mostly the calibration's estimate: on a real CPU
+ * the hooks' cost in place differs from it both ways (accuracy.rst).
+ */
+#define HOOKS_UNCERTAIN	0.5
+
+/* Column h: the hooks' share of the measured time, "!" if uncertain. */
+static const char *hooks_share(const struct fstat *f, bool *uncertain,
+			       char *buf, size_t n)
+{
+	double s;
+
+	if (!(f->raw > 0))
+		return "-";
+	s = f->hooks / f->raw;
+	snprintf(buf, n, "%.0f%%%s", 100 * s, s >= HOOKS_UNCERTAIN ? "!" : "");
+	if (s >= HOOKS_UNCERTAIN)
+		*uncertain = true;
+	return buf;
+}
 
 static int column(char c)
 {
@@ -147,6 +174,7 @@ void kd_summary(struct kd *kd)
 	uint32_t i, n = 0;
 	const char *fmt = kd->opt.format;
 	char buf[64], buf2[64], buf3[512];
+	bool uncertain = false;
 	long shown = 0;
 
 	for (i = 0; i < kd->names.n && i < kd->nfs; i++)
@@ -157,6 +185,11 @@ void kd_summary(struct kd *kd)
 
 	if (kd_times_note(kd, true, buf3, sizeof(buf3)))
 		printf("%s\n", buf3);
+	/* Compensated: the default columns say how much of each is hooks. */
+	if (kd->opt.format_default && kd->comp.costed && !kd->opt.raw) {
+		snprintf(buf3, sizeof(buf3), "%sh", fmt);
+		fmt = buf3;
+	}
 
 	for (const char *p = fmt; *p; p++) {
 		int c = column(*p);
@@ -203,6 +236,7 @@ void kd_summary(struct kd *kd)
 			case 'w': printf("%*s%s", w, kd_fmt_us(kd, f->wall_local, buf, sizeof(buf)), sep); break;
 			case 'm': printf("%-*s%s", w, m ? kd->names.name[m->fn] : "", sep); break;
 			case 'n': printf("%*u%s", w, m ? m->count : 0, sep); break;
+			case 'h': printf("%*s%s", w, hooks_share(f, &uncertain, buf, sizeof(buf)), sep); break;
 			case 'u':
 				for (uint32_t k = 0; k < f->ncallees; k++)
 					printf("%s%s:%u", k ? "," : "",
@@ -213,6 +247,9 @@ void kd_summary(struct kd *kd)
 			}
 		}
 	}
+	if (uncertain)
+		printf("!: KFT's hooks were half or more of the time as measured: the compensated time is\n"
+		       "   mostly the calibration's estimate, uncertain on a real CPU (--raw for measured)\n");
 	free(order);
 }
 

@@ -464,6 +464,16 @@ ok $? "compensated: A 100 - 296 x 0.1 - 4 x 0.2 - 0.05, local less its callees' 
 [ "$(hrow G)" = "0.000 0.000" ] && [ "$(hrow H)" = "9.850 0.000" ] && [ "$(hrow I)" = "9.850 9.850" ] &&
 	[ "$(awk '$1 == "F" { print $2, $3 }' "$tmp/hooks-summary.out")" = "1 0.000" ]
 ok $? "compensated: never below 0 (G), never below its callees' (H), -1 untouched (F)"
+hooks_col() { awk -v f="$1" '$1 == f { print $NF }' "$tmp/hooks-summary.out"; }
+[ "$(hooks_col A)" = "30%" ] && [ "$(hooks_col C)" = "34%" ] && [ "$(hooks_col D)" = "50%!" ] &&
+	[ "$(hooks_col G)" = "100%!" ] && [ "$(hooks_col F)" = "-" ] &&
+	grep -q "^!: KFT's hooks were half or more of the time as measured" "$tmp/hooks-summary.out" &&
+	! grep -q "Hooks\|^!:" "$tmp/hooks-raw.out"
+ok $? "the Hooks column: each function's share of its measured time taken off (A 30.45 of 100, C 10.05 of 30), ! and a note at half or more (D 5.05 of 10, G all of 1), - for no time (F); not with --raw"
+"$KD" -f Fth $fx/hooks.log | awk '$1 == "D" { print $2, $3 }' | grep -qx "4.950 50%!" &&
+	! "$KD" -f Ft $fx/hooks.log | grep -q Hooks && ! "$KD" -l $fx/hooks.log | grep -q Hooks &&
+	! "$KD" $fx/nested.log 2>/dev/null | grep -q Hooks
+ok $? "-f h asks for it; -f or -l without h, or a log that is not compensated, has none"
 head -n 1 "$tmp/hooks-summary.out" | grep -qx "times: compensated for KFT's hooks (100.0/200.0/50.0 ns per dropped/logged/own call): instrumentation was 24.2% of the traced time; --raw for measured" &&
 	head -n 1 "$tmp/hooks-raw.out" | grep -q '^times: as measured (--raw), .*: instrumentation was 24.2% of the traced time$' &&
 	head -n 1 "$tmp/hooks-tree.out" | grep -q '^times: compensated for ' && tail -n 1 "$tmp/hooks-tree-stream.out" | grep -q 'instrumentation was 24.2%'
@@ -655,7 +665,7 @@ ok $? "bad option value: usage error"
 "$KD" -f Fx $fx/nested.log 2>/dev/null
 [ $? -eq 2 ]
 ok $? "unknown column: usage error"
-"$KD" --help | grep -q '^usage: kd'
+"$KD" --help > "$tmp/help.out" && grep -q '^usage: kd' "$tmp/help.out" && grep -q '^ *h hooks' "$tmp/help.out"
 ok $? "--help"
 "$KD" -V | grep -q 'kd (KFT)'
 ok $? "-V"

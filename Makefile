@@ -117,10 +117,14 @@ $(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft
 	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC)
 
 # The kernel build's hook-site lister (scripts/kftsites), sanitized for its
-# tests.
-$(BUILD)/asan/kftsites: scripts/kftsites.c
+# tests: its files as scripts/Makefile's kftsites-objs links them
+# (scripts/kftsites.h lists them).
+KFTSITES_SRC := scripts/kftsites.c scripts/kftsites_elf.c scripts/kftsites_reach.c \
+	scripts/kftsites_x86.c scripts/kftsites_arm64.c scripts/kftsites_riscv.c scripts/kftsites_arm.c
+KFTSITES_HDR := scripts/kftsites.h
+$(BUILD)/asan/kftsites: $(KFTSITES_SRC) $(KFTSITES_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_HOST) $(SANITIZE) -o $@ scripts/kftsites.c -lelf
+	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) -o $@ $(KFTSITES_SRC) -lelf
 
 # The benchmark's synthetic log generator.
 $(BUILD)/genlog: bench/genlog.c
@@ -160,9 +164,9 @@ $(BUILD)/fuzz_config: tests/fuzz/fuzz_config.c $(CONFIG_SRC) kernel/kft_config.h
 	$(FUZZ_CC) $(KCFG_INC) -o $@ tests/fuzz/fuzz_config.c $(CONFIG_SRC)
 
 # libFuzzer on scripts/kftsites: any file, rewritten objects read back.
-$(BUILD)/fuzz_kftsites: tests/fuzz/fuzz_kftsites.c scripts/kftsites.c
+$(BUILD)/fuzz_kftsites: tests/fuzz/fuzz_kftsites.c $(KFTSITES_SRC) $(KFTSITES_HDR)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -o $@ tests/fuzz/fuzz_kftsites.c -lelf
+	$(FUZZ_CC) -Dmain=kftsites_main $(HOST_INC) -o $@ tests/fuzz/fuzz_kftsites.c $(KFTSITES_SRC) -lelf
 
 # libFuzzer on kd as the command runs: reader, tree builder, every mode.
 $(BUILD)/fuzz_kd: tests/fuzz/fuzz_kd.c tests/fuzz/fuzz_memfile.h $(KD_SRC) $(KD_HDR)

@@ -14,6 +14,9 @@
 # pushed and popped in one place each, for the fast and full paths; each
 # function that raises the hooks' bracket (kft_pin(), preemption off)
 # drops it too; and make bench-steps' switch stays out of the hooks.
+# Host side: kd's files call each other without a loop; kftsites' files
+# are those scripts/kftsites.h's map lists, each using only those below
+# it, and KFT's Makefile and every queue's scripts/Makefile build them all.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -207,6 +210,77 @@ ok $? "kft.c: every function that raises the hooks' bracket drops it (unbalanced
 steps=$(sed -n 's/^steps //p' <<< "$hot")
 [ "$steps" = - ]
 ok $? "kft.c: make bench-steps' switch is called only from its own #ifdef CONFIG_KFT_BENCH_STEPS block (outside it: $steps)"
+
+# kftsites' files (scripts/kftsites*.c): scripts/kftsites.h's opening map
+# lists them, each using only those below it; KFT's Makefile builds them
+# (KFTSITES_SRC, for build/asan/kftsites and fuzz_kftsites), every queue's
+# scripts/Makefile links them (kftsites-objs) and makes every object
+# depend on each (recordmcount_source), and the fuzz target links them
+# rather than #including one.
+mapfile -t ks < <(sed -n '/^#ifndef _SCRIPTS_KFTSITES_H/q; /^ \*   kftsites/p' scripts/kftsites.h 2>/dev/null |
+	grep -o 'kftsites[a-z0-9_]*\.c')
+missing=
+for f in "${ks[@]}"; do
+	[ -f "scripts/$f" ] || missing+=" $f"
+done
+for f in scripts/kftsites*.c; do
+	printf '%s\n' "${ks[@]}" | grep -qx "${f#scripts/}" || missing+=" ${f#scripts/}(not in the map)"
+done
+[ "${#ks[@]}" -ge 3 ] && [ -z "$missing" ]
+ok $? "kftsites.h's map lists kftsites' files, each exists, every scripts/kftsites*.c is in it (${ks[*]})${missing:+:$missing}"
+
+want=$(printf 'scripts/%s\n' "${ks[@]}" | sort | paste -sd' ')
+src=$(make -s -p -n build/asan/kftsites 2>/dev/null | sed -n 's/^KFTSITES_SRC := //p' | head -n 1 | tr ' ' '\n' | grep . | sort | paste -sd' ')
+fuzz=$(make -s -p -n build/fuzz_kftsites 2>/dev/null | grep -c '^build/fuzz_kftsites:.*scripts/kftsites_reach\.c')
+inc=$(grep -l '#include[[:space:]]*"[^"]*\.c"' tests/fuzz/fuzz_kftsites.c)
+[ "$src" = "$want" ] && [ "$fuzz" -ge 1 ] && [ -z "$inc" ]
+ok $? "KFTSITES_SRC builds every file of the map, fuzz_kftsites links them and #includes no .c (KFTSITES_SRC: ${src:-none})"
+
+for q in patches/linux-*/; do
+	q=${q%/}
+	# kftsites-objs, continuations and all; recordmcount_source's wildcard,
+	# evaluated on this repository's scripts/.
+	objs=$(awk '/^\+\+\+ /{ mk = $2 == "b/scripts/Makefile"; next }
+		mk && /^\+kftsites-objs/ { cont = 1 }
+		mk && cont && /^\+/ { for (i = 1; i <= NF; i++) if ($i ~ /\.o$/) print $i;
+			cont = /\\$/; next }
+		{ cont = 0 }' "$q"/*.patch | sort | paste -sd' ')
+	deps=$(sed -n 's/^+recordmcount_source += \(.*kftsites.*\)$/\1/p' "$q"/*.patch | head -n 1)
+	deps=$(printf 'srctree := .\n$(info $(strip %s))\nall: ; @:\n' "$deps" | make -s -f - 2>/dev/null |
+		tr ' ' '\n' | sed 's|^\./||' | grep . | sort | paste -sd' ')
+	[ "$objs" = "$(printf '%s\n' "${ks[@]}" | sed 's/\.c$/.o/' | sort | paste -sd' ')" ] &&
+		[ "$deps" = "$(printf 'scripts/%s\n' "${ks[@]}" kftsites.h | sort | paste -sd' ')" ]
+	ok $? "${q#patches/}: scripts/Makefile links kftsites' files (kftsites-objs: ${objs:-none}), every object depends on each (recordmcount_source: ${deps:-none})"
+done
+
+# Each built to an object, nm gives what each defines and uses from
+# another: none uses a file above it in the map.
+built=1
+for f in "${ks[@]}"; do
+	${CC:-cc} -std=gnu11 -O0 -Iscripts -c "scripts/$f" -o "$objdir/ks-${f%.c}.o" 2>"$objdir/err" ||
+		{ built=0; sed "s|^|# $f: |" "$objdir/err"; }
+done
+up=$([ "$built" = 1 ] && cd "$objdir" && python3 - "${ks[@]}" <<'PY'
+import subprocess, sys
+files = sys.argv[1:]
+defs, uses = {}, {}
+for f in files:
+    o = 'ks-' + f[:-2] + '.o'
+    out = subprocess.run(['nm', '--defined-only', '-g', o], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        defs.setdefault(line.split()[-1], f)
+    out = subprocess.run(['nm', '-u', o], capture_output=True, text=True, check=True).stdout
+    uses[f] = {line.split()[-1] for line in out.splitlines()}
+for f in files:
+    for s in sorted(uses[f]):
+        d = defs.get(s)
+        if d and files.index(d) < files.index(f):
+            print(f'{f} uses {s} of {d}, above it')
+PY
+)
+rc=$?
+[ "${#ks[@]}" -ge 3 ] && [ "$built" = 1 ] && [ $rc = 0 ] && [ -z "$up" ]
+ok $? "kftsites' files each build to an object; none uses one above it in kftsites.h's map${up:+: $(echo "$up" | paste -sd';')}"
 
 # One copy of each piece of code: the config parser (kernel/kft_config.c)
 # is linked as an object by every tool, in KFT's Makefile, in the guest's

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What scripts/kftsites' files share.  kftsites is one host program of
+ * the kernel build (scripts/Makefile: kftsites-objs), in these files:
+ *
+ *   kftsites.c        the command line, and the site lister: each object's
+ *                     calls to the hooks added as __kft_enter_loc and
+ *                     __kft_exit_loc
+ *   kftsites_reach.c  --reach: what the hooks reach in vmlinux.o
+ *   kftsites_elf.c    an object opened, checked and its symbols indexed,
+ *                     for both
+ *   kftsites_x86.c, kftsites_arm64.c, kftsites_riscv.c, kftsites_arm.c
+ *                     --reach's instruction decoders, one an architecture
+ *
+ * Each uses only those below it: kftsites.c the others, kftsites_reach.c
+ * the object and the decoders; the object and the decoders nothing but
+ * this header.  libelf (gelf.h) and libc alone.
+ * tests/fuzz/fuzz_kftsites.c links the same files.
+ */
+#ifndef _SCRIPTS_KFTSITES_H
+#define _SCRIPTS_KFTSITES_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#ifndef R_AARCH64_CALL26
+#define R_AARCH64_CALL26	283
+#endif
+#ifndef R_AARCH64_JUMP26
+#define R_AARCH64_JUMP26	282
+#endif
+#ifndef R_AARCH64_ABS64
+#define R_AARCH64_ABS64		257
+#endif
+#ifndef R_ARM_THM_CALL
+#define R_ARM_THM_CALL		10	/* glibc: R_ARM_THM_PC22 */
+#endif
+#ifndef R_ARM_THM_JUMP24
+#define R_ARM_THM_JUMP24	30
+#endif
+#ifndef R_RISCV_CALL
+#define R_RISCV_CALL		18
+#endif
+#ifndef R_RISCV_CALL_PLT
+#define R_RISCV_CALL_PLT	19
+#endif
+#ifndef R_RISCV_32
+#define R_RISCV_32		1
+#endif
+#ifndef R_RISCV_64
+#define R_RISCV_64		2
+#endif
+
+enum hook { ENTER, EXIT, NR_HOOKS };
+
+extern const char *const hook_name[NR_HOOKS];
+
+/* A call site: offset in a section, as a symbol and addend. */
+struct site {
+	size_t sym;
+	int64_t addend;
+};
+
+struct sites {
+	struct site *v;
+	size_t n, cap;
+};
+
+struct object {
+	const char *path;
+	Elf *elf;
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	Elf_Scn *symtab;
+	size_t symtab_ndx, strtab_ndx, nsyms;
+	Elf_Data *syms;
+	/*
+	 * Built once (index_symbols()), so that the sites of an object with
+	 * many sections cost no scan of every symbol per section: each
+	 * symbol's section (SHN_XINDEX resolved), each section's section
+	 * symbol, and the defined non-weak symbols by section and value.
+	 */
+	size_t *sym_shndx, *secsym, *by_sec, nby_sec, nsecs;
+	bool is64, rela;
+	uint64_t size;		/* of the file */
+	struct sites sites[NR_HOOKS];
+	void *bufs[8];		/* given to libelf until elf_end() */
+	int nbufs;
+};
+
+/*
+ * The object (kftsites_elf.c).  Errors are said on stderr, naming the
+ * object: fail() says what, with libelf's reason, and returns -1.
+ */
+int fail(const struct object *o, const char *what);
+int open_object(struct object *o, const char *path, int *fd, bool write);
+int index_symbols(struct object *o);
+const char *sec_name(const struct object *o, Elf_Scn *scn);
+const uint8_t *sec_bytes(Elf_Scn *scn, uint64_t off, size_t len);
+enum hook hook_of(const struct object *o, size_t ndx);
+size_t section_symbol(const struct object *o, size_t shndx);
+int nearest_symbol(const struct object *o, size_t shndx, uint64_t off,
+		   size_t *ndx, int64_t *addend);
+bool get_reloc(Elf_Data *d, bool rela, size_t i, GElf_Rela *r);
+
+/*
+ * The lister (kftsites.c): 0, or -1 having said why.  verbose: say how
+ * many sites the object has.
+ */
+int process(const char *path, bool verbose);
+
+/* What --reach is told: functions to stop at, or to allow. */
+struct reach_opts {
+	char **stop, **allow;
+	int nstop, nallow;
+	bool insns;		/* --insns instead */
+	bool verbose;		/* -v: list every function reached */
+};
+
+/* --reach (kftsites_reach.c): 0 clean, 1 instrumented code reached, -1. */
+int reach(const char *path, const struct reach_opts *opt);
+
+/* An instruction as --reach decodes it. */
+struct insn {
+	uint64_t len;
+	bool branch;		/* a direct branch: to target */
+	bool term;		/* straight-line code ends after it */
+	uint64_t target;	/* in its section */
+	uint64_t field;		/* where a relocation would give the target */
+	bool thumb;		/* arm: the target is Thumb code */
+};
+
+/* Decoder state: riscv's last auipc. */
+struct dstate {
+	bool auipc;
+	unsigned int auipc_rd;
+	uint64_t auipc_off;
+	int64_t auipc_imm;
+};
+
+/*
+ * For the decoders and --reach's tables: a field of bits sign-extended,
+ * 16 and 32 bits of either byte order.
+ */
+static inline int64_t sext(uint64_t v, unsigned int bits)
+{
+	uint64_t m = 1ULL << (bits - 1);
+
+	v &= (m << 1) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+static inline uint32_t rd16(const uint8_t *p, bool msb)
+{
+	return msb ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+}
+
+static inline uint32_t rd32(const uint8_t *p, bool msb)
+{
+	return msb ? rd16(p, true) << 16 | rd16(p + 2, true) :
+		     rd16(p + 2, false) << 16 | rd16(p, false);
+}
+
+/* The decoders: the instruction at off, p its bytes (n of them left). */
+int x86_insn(const uint8_t *p, uint64_t n, uint64_t off, struct insn *in);
+void a64_insn(const uint8_t *p, uint64_t off, struct insn *in);
+int rv_insn(const uint8_t *p, uint64_t n, uint64_t off, struct dstate *st,
+	    struct insn *in);
+int arm_insn(const uint8_t *p, uint64_t n, uint64_t off, bool thumb, bool msb,
+	     struct insn *in);
+
+#endif /* _SCRIPTS_KFTSITES_H */

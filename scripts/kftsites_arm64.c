@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kftsites --reach's arm64 decoder: the direct branches and their
+ * targets, and the returns and indirect branches that end straight-line
+ * code.  Used by kftsites_reach.c; nothing but kftsites.h.
+ */
+#include "kftsites.h"
+
+/* arm64: B, BL, B.cond, CBZ, CBNZ, TBZ, TBNZ; RET and BR end code. */
+void a64_insn(const uint8_t *p, uint64_t off, struct insn *in)
+{
+	uint32_t x = rd32(p, false);
+	int64_t d;
+
+	in->len = 4;
+	if ((x & 0x7c000000) == 0x14000000) {
+		d = sext(x, 26) * 4;
+		in->term = !(x >> 31);
+	} else if ((x & 0xff000010) == 0x54000000 ||
+		   (x & 0x7e000000) == 0x34000000) {
+		d = sext(x >> 5, 19) * 4;
+	} else if ((x & 0x7e000000) == 0x36000000) {
+		d = sext(x >> 5, 14) * 4;
+	} else {
+		in->term = (x & 0xfffffc1f) == 0xd65f0000 ||
+			   (x & 0xfffffc1f) == 0xd61f0000;
+		return;
+	}
+	in->branch = true;
+	in->target = off + d;
+	in->field = off;
+}

@@ -23,10 +23,11 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm llvm-dev qemu-system-x86 busybox-static linux-source-$(KVER_DEFAULT) \
 	file kmod rsync sparse libclang-rt-14-dev python3 time curl bzip2 \
 	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
-	qemu-system-misc opensbi python3-docutils trace-cmd librsvg2-bin fonts-dejavu-core
+	qemu-system-misc opensbi python3-docutils trace-cmd librsvg2-bin fonts-dejavu-core nodejs
 # make check-full's too: Clang on the series that need a newer clang than
-# Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh).
-DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu
+# Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh), and
+# Chromium, which loads kd --boot --html's page (tests/tools/test_html.sh).
+DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu chromium
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 
@@ -68,7 +69,7 @@ help:
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
-	@echo "make deps-full         and those make check-full needs besides (clang-19, GCC plugin headers)"
+	@echo "make deps-full         and those make check-full needs besides (clang-19, GCC plugin headers, Chromium)"
 	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
 
 # --- host tools: normal and sanitized builds --------------------------------

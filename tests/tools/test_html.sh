@@ -189,12 +189,21 @@ shot raw boot-hooks.html '#times=raw&initcall=0'
 	grep -q "<p id=\"note\">times: as measured, KFT's hooks included</p>" "$tmp/raw.dom" &&
 	grep -q '<h2>my_init</h2>' "$tmp/raw.dom" && grep -q '<td>1900 us</td><td>1399.5 us</td>' "$tmp/raw.dom"
 ok $? "Chromium: #times=raw: the boot as measured (7390 us); my_init selected, 1900 us measured beside 1399.5 compensated"
-shot hostile hostile-hooks.html '#initcall=0'
+# The longest initcall with a call of a hostile name in it, selected.
+n=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(next(i for i, c in enumerate(r["initcalls"]) if c["top_calls"]))' "$tmp/hostile-hooks.json")
+shot hostile hostile-hooks.html "#initcall=$n"
 [ $? -eq 0 ] && ! grep -q 'alert(1)</script>' "$tmp/hostile.dom" &&
-	[ "$(grep -c '<script' "$tmp/hostile.dom")" = 3 ] && grep -q 'its longest calls' "$tmp/hostile.dom"
-ok $? "Chromium: the hostile names' page loads, no script of theirs, an initcall's calls shown"
+	[ "$(grep -c '<script' "$tmp/hostile.dom")" = 3 ] && grep -q '<h3>its longest calls (1)</h3>' "$tmp/hostile.dom" &&
+	grep -q '<td>probe_[0-9]*_&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!--&lt;script&gt;' "$tmp/hostile.dom"
+ok $? "Chromium: the hostile names' page loads, no script of theirs; initcall $n's call named </script><script>alert(1)... shown as text"
 shot big big.html '#from=100000&to=140000'
 ok $? "Chromium: 300 initcalls with 300-character names, zoomed: bars where the geometry puts them"
+shot odd boot-hooks.html '#from=abc&to=4500&initcall=0.5&times=x'
+[ $? -eq 0 ] && [ "$(view odd)" = "0.000 4500.000" ] && ! grep -q '<h3>its longest calls' "$tmp/odd.dom"
+ok $? "Chromium: an address with odd values (#from=abc&to=4500&initcall=0.5&times=x): what is no number left out, nothing in the console"
+chrome "$tmp/narrow" "file://$tmp/boot-hooks.html#from=5000&to=-5" && ! console "$tmp/narrow" &&
+	[ "$(view narrow)" = "5000.000 5001.000" ] && grep -q 'data-ready="1"' "$tmp/narrow.dom"
+ok $? "Chromium: #from=5000&to=-5: the narrowest view (1 us) from 5000 us, nothing in the console"
 # The checks see a broken page: an error in the console and on the page.
 sed '0,/"format": "kft-boot-report",/s//"format": "kft-boot-report",,/' "$tmp/boot.html" > "$tmp/broken.html"
 chrome "$tmp/broken" "file://$tmp/broken.html" && console "$tmp/broken" | grep -q 'Uncaught SyntaxError' &&

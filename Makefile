@@ -23,10 +23,11 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 	ccache clang lld llvm llvm-dev qemu-system-x86 busybox-static linux-source-$(KVER_DEFAULT) \
 	file kmod rsync sparse libclang-rt-14-dev python3 time curl bzip2 \
 	gcc-aarch64-linux-gnu qemu-system-arm gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf \
-	qemu-system-misc opensbi python3-docutils trace-cmd librsvg2-bin fonts-dejavu-core
+	qemu-system-misc opensbi python3-docutils trace-cmd librsvg2-bin fonts-dejavu-core nodejs
 # make check-full's too: Clang on the series that need a newer clang than
-# Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh).
-DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu
+# Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh), and
+# Chromium, which loads kd --boot --html's page (tests/tools/test_html.sh).
+DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu chromium
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 
@@ -34,7 +35,7 @@ SLURP_SRC := scripts/kft/slurp.c
 SYMTAB_SRC := scripts/kft/symtab.c scripts/kft/initcalls.c $(SLURP_SRC)
 CONSOLE_SRC := scripts/kft/console.c scripts/kft/crlines.c
 HOST_TOOLS := addr2sym sym2addr kd kft
-KD_SRC     := scripts/kd.c scripts/kft/kd_analyse.c scripts/kft/kd_boot.c scripts/kft/kd_boot_report.c scripts/kft/kd_boot_json.c scripts/kft/kd_boot_dmesg.c scripts/kft/kd_boot_check.c scripts/kft/json.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c scripts/kft/tracecmd.c $(CONSOLE_SRC) $(SYMTAB_SRC)
+KD_SRC     := scripts/kd.c scripts/kft/kd_analyse.c scripts/kft/kd_boot.c scripts/kft/kd_boot_report.c scripts/kft/kd_boot_json.c scripts/kft/kd_boot_html.c scripts/kft/kd_boot_dmesg.c scripts/kft/kd_boot_check.c scripts/kft/json.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c scripts/kft/tracecmd.c $(CONSOLE_SRC) $(SYMTAB_SRC)
 KD_HDR     := scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/tracecmd.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
@@ -68,7 +69,7 @@ help:
 	@echo "make fuzz              every libFuzzer target, FUZZ_SECONDS each (600)"
 	@echo "make defconfig-builds  x86_64_defconfig + CONFIG_KFT with GCC and Clang (slow)"
 	@echo "make deps              install the Debian packages the project needs"
-	@echo "make deps-full         and those make check-full needs besides (clang-19, GCC plugin headers)"
+	@echo "make deps-full         and those make check-full needs besides (clang-19, GCC plugin headers, Chromium)"
 	@echo "Cache: KFT_CACHE=$(KFT_CACHE) (kernel source, builds, ccache)"
 
 # --- host tools: normal and sanitized builds --------------------------------

@@ -107,16 +107,15 @@ static void usage(FILE *f)
 		"  --diff OLD NEW  per function: count, time, average, local in OLD\n"
 		"              and the change in NEW, largest change in time first\n"
 		"Boot runs:\n"
-		"  --boot      the boot from start_kernel to the first user program:\n"
-		"              its phases (setup_arch, mm_core_init, each initcall\n"
-		"              level, ...; they add up to the boot time), then the\n"
-		"              initcalls, longest first (-n N: the first N; -t T:\n"
-		"              phases and initcalls of T us or more), with\n"
-		"              their longest calls and time off the CPU (schedule)\n"
-		"              and busy-waiting (udelay); with --svg as a picture,\n"
-		"              with --diff OLD NEW the change per phase and initcall\n"
-		"  --boot --json  the report as JSON (schema: Boot time in CI,\n"
-		"              Documentation/trace/kft/boot.rst)\n"
+		"  --boot      the boot from start_kernel to the first user program: its\n"
+		"              phases (setup_arch, mm_core_init, each initcall level, ...;\n"
+		"              they add up to the boot time), then the initcalls, longest\n"
+		"              first (-n N: the first N; -t T: phases and initcalls of T us\n"
+		"              or more), with their longest calls and time off the CPU\n"
+		"              (schedule) and busy-waiting (udelay); with --svg as a\n"
+		"              picture, with --diff OLD NEW the change per phase and initcall\n"
+		"  --boot --json  as JSON (schema: boot.rst, Boot time in CI)\n"
+		"  --boot --html  as an HTML page: zoomable, its calls on click\n"
 		"  --boot --initcall-debug  the initcalls as the kernel's initcall_debug\n"
 		"              lines (bootgraph.pl, pm-graph, analyze-initcall-debug)\n"
 		"  --boot --check [--ktap] [--threshold P%%] [--min T] REFERENCE... LOG\n"
@@ -159,7 +158,7 @@ static int stdin_uses(const char *map, int nlogs, char **logs)
 
 /* getopt_long()'s values for the options without a letter. */
 enum {
-	OPT_FOLDED = 256, OPT_CHROME, OPT_SVG, OPT_TIMELINE, OPT_JSON,
+	OPT_FOLDED = 256, OPT_CHROME, OPT_SVG, OPT_TIMELINE, OPT_JSON, OPT_HTML,
 	OPT_INITCALL_DEBUG, OPT_TRACECMD, OPT_DIFF, OPT_BOOT, OPT_CHECK, OPT_KTAP,
 	OPT_THRESHOLD, OPT_MIN, OPT_RAW, OPT_PID, OPT_CPU, OPT_FROM, OPT_TO,
 	OPT_SUBTREE,
@@ -178,6 +177,7 @@ static const struct option long_opts[] = {
 	{ "timeline", no_argument, NULL, OPT_TIMELINE },
 	{ "boot", no_argument, NULL, OPT_BOOT },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "html", no_argument, NULL, OPT_HTML },
 	{ "initcall-debug", no_argument, NULL, OPT_INITCALL_DEBUG },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "ktap", no_argument, NULL, OPT_KTAP },
@@ -201,6 +201,7 @@ static const struct {
 	{ OPT_SVG, "--svg", KD_OUT_SVG },
 	{ OPT_TIMELINE, "--timeline", KD_OUT_TIMELINE },
 	{ OPT_JSON, "--json", KD_OUT_BOOT_JSON },
+	{ OPT_HTML, "--html", KD_OUT_BOOT_HTML },
 	{ OPT_INITCALL_DEBUG, "--initcall-debug", KD_OUT_INITCALL_DEBUG },
 };
 
@@ -314,6 +315,7 @@ static int parse_options(int argc, char **argv, struct kd_options *o,
 		case OPT_SVG:
 		case OPT_TIMELINE:
 		case OPT_JSON:
+		case OPT_HTML:
 		case OPT_INITCALL_DEBUG:
 			for (size_t k = 0; k < sizeof(outputs) / sizeof(*outputs); k++) {
 				if (outputs[k].opt != opt)
@@ -370,7 +372,8 @@ static int parse_options(int argc, char **argv, struct kd_options *o,
 static bool boot_output(enum kd_output out)
 {
 	return out == KD_OUT_TEXT || out == KD_OUT_SVG ||
-	       out == KD_OUT_BOOT_JSON || out == KD_OUT_INITCALL_DEBUG;
+	       out == KD_OUT_BOOT_JSON || out == KD_OUT_BOOT_HTML ||
+	       out == KD_OUT_INITCALL_DEBUG;
 }
 
 /*
@@ -411,10 +414,23 @@ static bool check_options(struct kd_options *o, const struct cmdline *cl)
 			cl->mode);
 		return false;
 	}
-	if ((o->output == KD_OUT_BOOT_JSON ||
+	if ((o->output == KD_OUT_BOOT_JSON || o->output == KD_OUT_BOOT_HTML ||
 	     o->output == KD_OUT_INITCALL_DEBUG || o->check || cl->boot_opts) &&
 	    !o->boot) {
-		fprintf(stderr, "kd: --json, --initcall-debug, --check, --threshold, --min and --ktap go with --boot (a trace as JSON: --chrome)\n");
+		fprintf(stderr, "kd: --json, --html, --initcall-debug, --check, --threshold, --min and --ktap go with --boot (a trace as JSON: --chrome)\n");
+		return false;
+	}
+	/*
+	 * --boot's -n and -t cut the report as text and --svg; its data
+	 * (--json, --html, --initcall-debug) has every phase and initcall.
+	 */
+	if (o->boot && (o->output == KD_OUT_BOOT_JSON ||
+			o->output == KD_OUT_BOOT_HTML ||
+			o->output == KD_OUT_INITCALL_DEBUG) &&
+	    (cl->opt_n || cl->opt_t || cl->opt_s || cl->opt_f)) {
+		fprintf(stderr, "kd: %s goes with the boot report as text or --svg, not with %s: it has every phase and initcall\n",
+			cl->opt_n ? "-n" : cl->opt_t ? "-t" : cl->opt_s ? "-s" : cl->opt_f,
+			cl->mode);
 		return false;
 	}
 	if (cl->boot_opts && !o->check) {
@@ -444,7 +460,7 @@ static bool check_options(struct kd_options *o, const struct cmdline *cl)
 		return false;
 	}
 	if (o->boot && o->diff && !text) {
-		fprintf(stderr, "kd: --boot --diff is a table: not with --svg, --json or --initcall-debug\n");
+		fprintf(stderr, "kd: --boot --diff is a table: not with --svg, --json, --html or --initcall-debug\n");
 		return false;
 	}
 	if (o->diff && !strcmp(cl->logs[0], "-") && !strcmp(cl->logs[1], "-")) {
@@ -505,6 +521,7 @@ static int analyse(struct kd *kd, const char *log, struct kft_symtab *st)
 				kd_call_trees(kd, &t);
 			break;
 		case KD_OUT_BOOT_JSON:
+		case KD_OUT_BOOT_HTML:
 		case KD_OUT_INITCALL_DEBUG:
 			break;		/* --boot's (check_options()) */
 		}

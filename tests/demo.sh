@@ -10,8 +10,10 @@
 #  2. with a dynamic run configured by name in /proc/kft: one fork and exec
 #     of a small program (tests/guest/forkexec.sh).
 # Each log comes back raw and resolved (addr2sym), with a kd summary (top
-# 30) and call tree, an SVG flame graph, a Chrome/Perfetto JSON trace, and
-# for boot an SVG timeline and the boot report (kd --boot): all in $BUILD/demo/ (another architecture's in
+# 30) and call tree, an SVG flame graph, a Chrome/Perfetto JSON trace, a
+# trace-cmd data file (trace-cmd report, KernelShark), and for boot an SVG
+# timeline and the boot report (kd --boot: text, SVG, an HTML page, the
+# kernel's initcall_debug lines): all in $BUILD/demo/ (another architecture's in
 # $BUILD/ARCH-demo/: make demo ARCH=arm64, riscv or arm).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,11 +50,18 @@ results() {
 	"$BUILD/kd" -c "$out/$name.sym" > "$out/$name-tree.txt"
 	"$BUILD/kd" --svg "$out/$name.sym" > "$out/$name-flamegraph.svg"
 	"$BUILD/kd" --chrome "$out/$name.sym" > "$out/$name-trace.json"
+	# (its message, on success, names the file: the list below does)
+	if ! msg=$("$BUILD/kd" --trace-cmd "$out/$name.dat" "$out/$name.sym" 2>&1); then
+		echo "$msg" >&2
+		exit 1
+	fi
 }
 results boot "$out/qemu-boot/boot.out"
 "$BUILD/kd" --timeline "$out/boot.sym" > "$out/boot-timeline.svg"
 "$BUILD/kd" --boot -m "$map" "$out/boot.sym" > "$out/boot-report.txt"
 "$BUILD/kd" --boot --svg -m "$map" "$out/boot.sym" > "$out/boot-report.svg"
+"$BUILD/kd" --boot --html -m "$map" "$out/boot.sym" > "$out/boot-report.html"
+"$BUILD/kd" --boot --initcall-debug -m "$map" "$out/boot.sym" > "$out/boot-initcall-debug.txt"
 results fork "$out/qemu-fork/forkexec.out"
 
 step "5/5 done"
@@ -82,6 +91,11 @@ echo "  *-tree.txt                      scripts/kd -c, every call"
 echo "  *-flamegraph.svg                flame graphs (open in a browser)"
 echo "  boot-timeline.svg               boot, task by task, over time"
 echo "  boot-report.txt, .svg           scripts/kd --boot: phases, initcalls"
+echo "  boot-report.html                the same as a page: zoom in, click an initcall"
+echo "                                  for its calls and time asleep (any browser, offline)"
+echo "  boot-initcall-debug.txt         the kernel's initcall_debug lines: bootgraph.pl,"
+echo "                                  pm-graph, analyze-initcall-debug, boot-data"
 echo "  *-trace.json                    ui.perfetto.dev, chrome://tracing, speedscope"
+echo "  boot.dat, fork.dat              trace-cmd report -i boot.dat; KernelShark"
 echo "  qemu-boot/, qemu-fork/          the guests' console and output"
 echo "Finished in $((SECONDS - t0)) s."

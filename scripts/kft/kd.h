@@ -47,6 +47,7 @@ enum kd_output {
 	KD_OUT_TIMELINE,	/* --timeline */
 	KD_OUT_TRACECMD,	/* --trace-cmd FILE */
 	KD_OUT_BOOT_JSON,	/* --boot --json */
+	KD_OUT_BOOT_HTML,	/* --boot --html */
 	KD_OUT_INITCALL_DEBUG,	/* --boot --initcall-debug */
 };
 

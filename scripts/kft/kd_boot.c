@@ -708,7 +708,7 @@ static uint32_t line_of(const struct kft_tree *t, uint32_t i)
  */
 static int32_t choose_run(struct kd *kd, const struct kft_tree *t,
 			  const char *src, struct boot_run **runs,
-			  uint32_t *nruns)
+			  uint32_t *nruns, bool say)
 {
 	uint32_t id[F_NR], i, k, n = 0, cap = 0, nboots = 0;
 	int32_t b = -1, prev = -1, seen[NONCE];
@@ -769,7 +769,7 @@ static int32_t choose_run(struct kd *kd, const struct kft_tree *t,
 			seen[k] = i;
 		}
 	}
-	if (nboots > 1) {
+	if (nboots > 1 && say) {
 		fprintf(stderr, "kd: %s: %u boots in the log, their runs from lines ",
 			src, nboots);
 		for (k = 0, i = 0; k < n; k++) {
@@ -787,15 +787,16 @@ static int32_t choose_run(struct kd *kd, const struct kft_tree *t,
 	}
 	for (k = 0; k < n && v[k].boot; k++)
 		;
-	if (k < n)
+	if (k < n && say)
 		fprintf(stderr, "kd: %s: %u other run%s in the log (the first from line %u) %s not the boot's: left out\n",
 			src, n - nboots, n - nboots == 1 ? "" : "s",
 			line_of(t, v[k].lo), n - nboots == 1 ? "is" : "are");
 	return b;
 }
 
-int kd_boot_build(struct kd *kd, const struct kft_tree *t,
-		  struct boot_report *r, const char *source)
+/* kd_boot_build(); say: the notes on the log's runs (not said twice). */
+static int build_report(struct kd *kd, const struct kft_tree *t,
+			struct boot_report *r, const char *source, bool say)
 {
 	struct boot_run *runs;
 	struct kft_tree sub;
@@ -805,7 +806,7 @@ int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 	bool refused = false;
 
 	memset(r, 0, sizeof(*r));
-	b = choose_run(kd, t, source, &runs, &nruns);
+	b = choose_run(kd, t, source, &runs, &nruns, say);
 	if (b < 0) {
 		free(runs);
 		return 2;
@@ -871,6 +872,41 @@ int kd_boot_build(struct kd *kd, const struct kft_tree *t,
 		fprintf(stderr, "kd: %s: %s\n", source, r->note_buf);
 	}
 	return 0;
+}
+
+int kd_boot_build(struct kd *kd, const struct kft_tree *t,
+		  struct boot_report *r, const char *source)
+{
+	return build_report(kd, t, r, source, true);
+}
+
+/*
+ * The report of t's boot with its times as measured (as --raw gives
+ * them): the nodes' raw durations and entries.
+ */
+static int build_raw(struct kd *kd, const struct kft_tree *t,
+		     struct boot_report *r, const char *source)
+{
+	struct kft_tree raw = *t;
+	bool was = kd->opt.raw;
+	uint32_t i;
+	int ret;
+
+	raw.nodes = xmalloc(((size_t)t->n + 1) * sizeof(*raw.nodes));
+	for (i = 0; i < t->n; i++) {
+		struct kft_node *nd = &raw.nodes[i];
+
+		*nd = t->nodes[i];
+		if (nd->c.delta >= 0)
+			nd->c.delta = nd->c.raw;
+		nd->c.compensated = false;
+		nd->at = nd->c.entry;
+	}
+	kd->opt.raw = true;
+	ret = build_report(kd, &raw, r, source, false);
+	kd->opt.raw = was;
+	free(raw.nodes);
+	return ret;
 }
 
 static void print_report(const struct kd *kd, const struct boot_report *r)
@@ -1163,7 +1199,23 @@ static void print_svg(const struct kd *kd, const struct boot_report *r)
 	free(rows);
 }
 
-/* kd --boot [--svg | --json | --initcall-debug] LOG: 0, or 2 not a boot */
+/*
+ * --html: the report, and where its times are compensated (and KFT's hook
+ * cost was not refused), the same boot as measured to switch to.
+ */
+static void print_html(struct kd *kd, const struct kft_tree *t,
+		       const struct boot_report *r, const char *source)
+{
+	struct boot_report raw;
+	bool both = r->note.times && !strcmp(r->note.times, "compensated") &&
+		    !build_raw(kd, t, &raw, source);
+
+	kd_boot_print_html(r, both ? &raw : NULL, source);
+	if (both)
+		kd_boot_free(&raw);
+}
+
+/* kd --boot [--svg | --json | --html | --initcall-debug] LOG: 0, or 2 not a boot */
 int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 {
 	struct boot_report r;
@@ -1173,7 +1225,9 @@ int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 	if (kd->opt.output == KD_OUT_SVG)
 		print_svg(kd, &r);
 	else if (kd->opt.output == KD_OUT_BOOT_JSON)
-		kd_boot_print_json(kd, &r, source);
+		kd_boot_write_json(stdout, &r, source, false);
+	else if (kd->opt.output == KD_OUT_BOOT_HTML)
+		print_html(kd, t, &r, source);
 	else if (kd->opt.output == KD_OUT_INITCALL_DEBUG)
 		kd_boot_print_initcall_debug(&r);
 	else

@@ -125,11 +125,21 @@ bool kd_boot_times_alike(const struct boot_report *a, const char *pa,
 			 const struct boot_report *b, const char *pb,
 			 bool say);
 
-/* kd_boot_json.c: --json out, and back in. */
-void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,
-			const char *source);
+/*
+ * kd_boot_json.c: --json out, and back in.  segments: the boot's
+ * stretches too ("segments", the HTML page's; not in --json's schema).
+ */
+void kd_boot_write_json(FILE *out, const struct boot_report *r,
+			const char *source, bool segments);
 int kd_boot_read_json(const char *path, const char *text, size_t len,
 		      struct boot_report *r, char *err, size_t errlen);
+
+/*
+ * kd_boot_html.c: --html, a self-contained page drawing the report, and
+ * the report as measured (raw; NULL if the times are) to switch to.
+ */
+void kd_boot_print_html(const struct boot_report *r,
+			const struct boot_report *raw, const char *source);
 
 /* kd_boot_dmesg.c: --initcall-debug, the kernel's own lines, in time order. */
 void kd_boot_print_initcall_debug(const struct boot_report *r);

@@ -45,78 +45,91 @@
 #include "kd_boot.h"
 #include "xalloc.h"
 
-static void num(const char *key, double v, const char *after)
+static void num(FILE *out, const char *key, double v, const char *after)
 {
 	if (isfinite(v))
-		printf("\"%s\": %.3f%s", key, v, after);
+		fprintf(out, "\"%s\": %.3f%s", key, v, after);
 	else
-		printf("\"%s\": null%s", key, after);
+		fprintf(out, "\"%s\": null%s", key, after);
 }
 
-static void str(const char *key, const char *s, const char *after)
+static void str(FILE *out, const char *key, const char *s, const char *after)
 {
-	printf("\"%s\": ", key);
+	fprintf(out, "\"%s\": ", key);
 	if (s)
-		kft_json_string(stdout, s);
+		kft_json_string(out, s);
 	else
-		fputs("null", stdout);
-	fputs(after, stdout);
+		fputs("null", out);
+	fputs(after, out);
 }
 
-void kd_boot_print_json(const struct kd *kd, const struct boot_report *r,
-			const char *source)
+void kd_boot_write_json(FILE *out, const struct boot_report *r,
+			const char *source, bool segments)
 {
 	uint32_t i, k;
 
-	(void)kd;
-	printf("{\n  \"format\": \"kft-boot-report\",\n  \"version\": 1,\n  \"units\": \"us\",\n");
-	kft_json_note(stdout, &r->note, "", "  ");
-	printf("  ");
-	str("log", source, ",\n");
-	printf("  \"boot\": {\"start_kernel\": %s, ", r->has_start ? "true" : "false");
-	num("start", r->t0, ", ");
-	printf("\"reached_user_space\": %s, ", r->reached ? "true" : "false");
-	num("end", r->end, ", ");
-	num("time", r->end - r->t0, "},\n");
-	printf("  \"phases\": [");
+	fprintf(out, "{\n  \"format\": \"kft-boot-report\",\n  \"version\": 1,\n  \"units\": \"us\",\n");
+	kft_json_note(out, &r->note, "", "  ");
+	fprintf(out, "  ");
+	str(out, "log", source, ",\n");
+	fprintf(out, "  \"boot\": {\"start_kernel\": %s, ", r->has_start ? "true" : "false");
+	num(out, "start", r->t0, ", ");
+	fprintf(out, "\"reached_user_space\": %s, ", r->reached ? "true" : "false");
+	num(out, "end", r->end, ", ");
+	num(out, "time", r->end - r->t0, "},\n");
+	fprintf(out, "  \"phases\": [");
 	for (i = 0; i < r->nphases; i++) {
-		printf("%s\n    {", i ? "," : "");
-		str("name", r->phases[i].name, ", ");
-		num("start", r->phases[i].start, ", ");
-		num("time", r->phases[i].time, "}");
+		fprintf(out, "%s\n    {", i ? "," : "");
+		str(out, "name", r->phases[i].name, ", ");
+		num(out, "start", r->phases[i].start, ", ");
+		num(out, "time", r->phases[i].time, "}");
 	}
-	printf("\n  ],\n  \"initcalls\": [");
+	fprintf(out, "\n  ],\n");
+	if (segments) {
+		/* The boot's stretches in order: [phase index, start, time]. */
+		fprintf(out, "  \"segments\": [");
+		for (i = 0; i < r->nsegs; i++) {
+			fprintf(out, "%s[%u, ", i ? (i % 8 ? ", " : ",\n    ") : "\n    ",
+				r->segs[i].phase);
+			if (isfinite(r->segs[i].start) && isfinite(r->segs[i].time))
+				fprintf(out, "%.3f, %.3f]", r->segs[i].start, r->segs[i].time);
+			else
+				fprintf(out, "null, null]");
+		}
+		fprintf(out, "\n  ],\n");
+	}
+	fprintf(out, "  \"initcalls\": [");
 	for (i = 0; i < r->ncalls; i++) {
 		const struct boot_initcall *ic = &r->calls[i];
 
-		printf("%s\n    {", i ? "," : "");
-		str("name", ic->name, ", ");
+		fprintf(out, "%s\n    {", i ? "," : "");
+		str(out, "name", ic->name, ", ");
 		/* Without all eight levels in the log, only their order is known. */
 		if (ic->level >= 0 && r->levels8)
-			printf("\"level\": %d, ", ic->level);
+			fprintf(out, "\"level\": %d, ", ic->level);
 		else
-			printf("\"level\": null, ");
+			fprintf(out, "\"level\": null, ");
 		if (ic->level >= 0)
-			printf("\"level_seen\": %d, ", ic->level);
-		str("level_name", ic->level == BOOT_LEVEL_EARLY ? "early" :
-			ic->level >= 0 && ic->level < 8 && r->levels8 ?
-			kd_boot_level_names[ic->level] : NULL, ", ");
-		printf("\"pid\": %ld, ", ic->pid);
-		num("start", ic->start, ", ");
-		num("time", ic->time, ", ");
-		num("off_cpu", ic->offcpu, ", ");
-		num("busy_wait", ic->busy, ", ");
+			fprintf(out, "\"level_seen\": %d, ", ic->level);
+		str(out, "level_name", ic->level == BOOT_LEVEL_EARLY ? "early" :
+		    ic->level >= 0 && ic->level < 8 && r->levels8 ?
+		    kd_boot_level_names[ic->level] : NULL, ", ");
+		fprintf(out, "\"pid\": %ld, ", ic->pid);
+		num(out, "start", ic->start, ", ");
+		num(out, "time", ic->time, ", ");
+		num(out, "off_cpu", ic->offcpu, ", ");
+		num(out, "busy_wait", ic->busy, ", ");
 		if (ic->open)
-			printf("\"returned\": false, ");
-		printf("\"top_calls\": [");
+			fprintf(out, "\"returned\": false, ");
+		fprintf(out, "\"top_calls\": [");
 		for (k = 0; k < ic->ntop; k++) {
-			printf("%s{", k ? ", " : "");
-			str("name", ic->top[k].name, ", ");
-			num("time", ic->top[k].time, "}");
+			fprintf(out, "%s{", k ? ", " : "");
+			str(out, "name", ic->top[k].name, ", ");
+			num(out, "time", ic->top[k].time, "}");
 		}
-		printf("]}");
+		fprintf(out, "]}");
 	}
-	printf("\n  ],\n  \"initcalls_after_user_space\": %u\n}\n", r->nafter);
+	fprintf(out, "\n  ],\n  \"initcalls_after_user_space\": %u\n}\n", r->nafter);
 }
 
 /* Reading one back: what --check and --diff use, and their types. */

@@ -46,6 +46,8 @@ static const char *const modes[][8] = {
 	{ "--boot", "--json", "--raw", NULL },
 	/* The verdicts as KTAP: any name a test name. */
 	{ "--boot", "--check", "--ktap", "--min", "0", NULL },
+	/* The report as a page: both reports, any name in its data. */
+	{ "--boot", "--html", NULL },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

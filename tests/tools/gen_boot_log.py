@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""A boot run's log for kd's pictures: gen_boot_log.py NCALLS NTHREADS NAMELEN [ODD]
+"""A boot run's log for kd's pictures: gen_boot_log.py NCALLS NTHREADS NAMELEN [odd|html]
 
 NCALLS initcalls (names NAMELEN characters and more), NTHREADS kthreads
-asleep in schedule() for most of the boot, and with ODD names with bytes
-XML cannot hold as they are (<, &, ", controls, U+FFFE, bytes not UTF-8).
-Written to standard output as bytes.
+asleep in schedule() for most of the boot, and with odd names with bytes
+XML cannot hold as they are (<, &, ", controls, U+FFFE, bytes not UTF-8);
+with html, those and names (of initcalls and of calls in them) that would
+break out of an HTML page's script element if written as they are
+("</script>", "<!--", U+2028, U+2029, quotes).  Written to standard output
+as bytes.
 """
 import sys
 
 ncalls, nthreads, namelen = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 odd = len(sys.argv) > 4
+html = odd and sys.argv[4] == "html"
+HOSTILE = b"</script><script>alert(1)</script><!--<script>\xe2\x80\xa8\xe2\x80\xa9'\"`\\u2028&lt;\xc0"
 out = []
 
 
@@ -22,6 +27,8 @@ def name(i):
     base = b"init_%d_" % i
     if odd and i % 3 == 0:
         base += b"<a&b\"c\x01\xff\xef\xbf\xbe\xc3\xa9>"
+    if html and i % 3 == 1:
+        base += HOSTILE
     return base + b"x" * max(0, namelen - len(base))
 
 
@@ -43,6 +50,8 @@ for i in range(ncalls):
     line(t, step - 100 - (i % 7) * 60, 1, b"do_one_initcall", b"do_initcalls+0x91")
     if i % 5 != 4:
         line(t + 5, step - 120 - (i % 7) * 60, 1, name(i), b"do_one_initcall+0x84")
+        if html and i % 3 == 1:
+            line(t + 10, 200, 1, b"probe_%d_" % i + HOSTILE, name(i) + b"+0x20")
 line(end - 500, -1, 1, b"to_userspace", b"kernel_init+0x90")
 
 head = [b"Kernel Instrumentation Run ID 0", b"",

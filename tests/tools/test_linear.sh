@@ -83,7 +83,7 @@ for shape in plain open tasks; do
 			d && NF == 6 { print $0, (NR * 7) % 1000 + 5, NR % 5; next } { print }' \
 			"$tmp/$shape-$n.sym" > "$tmp/$shape-$n.hooks"
 	done
-	for mode in summary tree-i chrome trace-cmd timeline boot; do
+	for mode in summary tree-i chrome trace-cmd timeline boot boot-html; do
 		t=()
 		for n in "$N" $((4 * N)); do
 			case $mode in
@@ -95,6 +95,7 @@ for shape in plain open tasks; do
 			boot)     awk 'd == 1 { $4 = "start_kernel"; d = 2 } /^------------ / && !d { d = 1 } { print }' \
 					"$tmp/$shape-$n.hooks" > "$tmp/$shape-$n.boot"
 				  set -- "$B/kd" --boot "$tmp/$shape-$n.boot" ;;
+			boot-html) set -- "$B/kd" --boot --html "$tmp/$shape-$n.boot" ;;
 			esac
 			t+=("$(cpu "$@")")
 		done
@@ -156,13 +157,14 @@ for n in $((N / 10)) $((4 * N / 10)); do
 	bootlog "$n" > "$tmp/boot-$n.log"
 	"$B/kd" --boot --json "$tmp/boot-$n.log" > "$tmp/boot-$n.json"
 done
-for mode in boot boot-diff boot-json boot-initcall-debug boot-check boot-check-json; do
+for mode in boot boot-diff boot-json boot-html boot-initcall-debug boot-check boot-check-json; do
 	t=()
 	for n in $((N / 10)) $((4 * N / 10)); do
 		case $mode in
 		boot)      set -- "$B/kd" --boot "$tmp/boot-$n.log" ;;
 		boot-diff) set -- "$B/kd" --boot --diff "$tmp/boot-$n.log" "$tmp/boot-$n.log" ;;
 		boot-json) set -- "$B/kd" --boot --json "$tmp/boot-$n.log" ;;
+		boot-html) set -- "$B/kd" --boot --html "$tmp/boot-$n.log" ;;
 		boot-initcall-debug) set -- "$B/kd" --boot --initcall-debug "$tmp/boot-$n.log" ;;
 		boot-check) set -- "$B/kd" --boot --check "$tmp/boot-$n.log" "$tmp/boot-$n.log" "$tmp/boot-$n.log" ;;
 		boot-check-json) set -- "$B/kd" --boot --check "$tmp/boot-$n.json" "$tmp/boot-$n.log" ;;

@@ -119,4 +119,9 @@ texts = ["".join(t.itertext()) for t in root.iter(ns + "text")]
 assert any(t.startswith("off the CPU") for t in texts) and "on the CPU" in texts
 PY
 ok $? "--timeline: time asleep in schedule() hatched over the call and its callers, with a legend"
+# The manual's picture (a real boot's report): renders, laid out.
+pic=Documentation/trace/kft/boot-report.svg
+rsvg-convert "$pic" -o "$tmp/manual.png" && python3 $layout check "$pic" > /dev/null &&
+	grep -q 'image:: boot-report.svg' Documentation/trace/kft/boot.rst
+ok $? "the manual's boot-report.svg renders and passes the layout checks; boot.rst shows it"
 tap_done

@@ -226,6 +226,9 @@ extern unsigned long shim_tsc_khz, shim_boot_khz;
 extern u64 shim_tsc_step;
 #ifdef SHIM_TSC_STEP
 #define kft_arch_cycles()		(shim_tsc += shim_tsc_step)
+#elif defined(SHIM_REAL_TSC)
+/* bench/realcpu: x86's kft_arch_cycles(), the real TSC. */
+#define kft_arch_cycles()		__builtin_ia32_rdtsc()
 #else
 #define kft_arch_cycles()		shim_tsc
 #endif
@@ -260,8 +263,14 @@ static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
 }
 
 /* --- text, symbols ------------------------------------------------------- */
+#ifdef SHIM_REAL_TEXT
+/* bench/realcpu: the program's own text, where its hooks' fn and site are. */
+extern char __executable_start[];
+#define _text			__executable_start
+#else
 #define SHIM_TEXT		0xffffffff81000000UL
 #define _text			((char *)SHIM_TEXT)
+#endif
 #define KSYM_NAME_LEN		512
 void shim_add_symbol(const char *name, unsigned long addr);
 int kallsyms_on_each_match_symbol(int (*fn)(void *, unsigned long),

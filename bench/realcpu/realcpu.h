@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench/realcpu: what the driver (driver.c) calls of KFT's engine in the
+ * variant that has it as its hooks (kftglue.c), and of nothing in the
+ * others (nokft.c).
+ */
+#ifndef _REALCPU_H
+#define _REALCPU_H
+
+/* 1 when KFT's engine is linked in. */
+int realcpu_kft(void);
+/* Install and start a run of config (its text); exits on error. */
+void realcpu_kft_start(const char *config);
+/*
+ * Stop the run, finish its log (which calibrates the hooks, as reading
+ * /proc/kft_data does) and write it to path as /proc/kft_data has it: the
+ * header and, of the data lines, those of the functions in keep[] (n of
+ * them), or all if n is 0.  Exits on error.
+ */
+void realcpu_kft_stop(const char *path, void *const *keep, int n);
+/* TSC ticks a second, measured against CLOCK_MONOTONIC_RAW. */
+double realcpu_tsc_hz(void);
+
+#endif

@@ -64,8 +64,10 @@ void realcpu_kft_start(const char *config)
 	mutex_unlock(&kft_mutex);
 }
 
-void realcpu_kft_stop(const char *path, void *const *keep, int n)
+void realcpu_kft_stop(const char *path, void *const *keep,
+		      const unsigned long long *calls, int n)
 {
+	unsigned int nth[64] = { 0 };
 	struct kft_run *run;
 	struct seq_file m;
 	unsigned long i;
@@ -77,6 +79,10 @@ void realcpu_kft_stop(const char *path, void *const *keep, int n)
 	run = kft_run;
 	kft_run_finish(run);
 	mutex_unlock(&kft_mutex);
+	if (n > 64) {
+		fprintf(stderr, "realcpu: more than 64 functions to keep\n");
+		exit(2);
+	}
 	if (!run->finished || !run->calibrated) {
 		fprintf(stderr, "realcpu: the run was not finished and calibrated\n");
 		exit(2);
@@ -93,8 +99,16 @@ void realcpu_kft_stop(const char *path, void *const *keep, int n)
 		for (k = 0; k < n; k++)
 			if (kft_addr(e->fn) == (unsigned long)keep[k])
 				break;
-		if (!n || k < n)
-			kft_log_text_line(&m, e);
+		if (n && k == n)
+			continue;
+		/* The log is in entry order: the r-th line is the r-th call. */
+		if (n && calls[k] && (nth[k] >= 64 || !(calls[k] >> nth[k] & 1))) {
+			nth[k]++;
+			continue;
+		}
+		if (n)
+			nth[k]++;
+		kft_log_text_line(&m, e);
 	}
 	if (fclose(m.f)) {
 		perror(path);

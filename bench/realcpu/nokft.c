@@ -15,9 +15,11 @@ void realcpu_kft_start(const char *config)
 	(void)config;
 }
 
-void realcpu_kft_stop(const char *path, void *const *keep, int n)
+void realcpu_kft_stop(const char *path, void *const *keep,
+		      const unsigned long long *calls, int n)
 {
 	(void)path;
 	(void)keep;
+	(void)calls;
 	(void)n;
 }

@@ -15,9 +15,12 @@ void realcpu_kft_start(const char *config);
  * Stop the run, finish its log (which calibrates the hooks, as reading
  * /proc/kft_data does) and write it to path as /proc/kft_data has it: the
  * header and, of the data lines, those of the functions in keep[] (n of
- * them), or all if n is 0.  Exits on error.
+ * them; all lines if n is 0): of keep[k]'s calls, the r-th (from 0) if
+ * bit r of calls[k] is set, or every one if calls[k] is 0.  Exits on
+ * error.
  */
-void realcpu_kft_stop(const char *path, void *const *keep, int n);
+void realcpu_kft_stop(const char *path, void *const *keep,
+		      const unsigned long long *calls, int n);
 /* TSC ticks a second, measured against CLOCK_MONOTONIC_RAW. */
 double realcpu_tsc_hz(void);
 

@@ -16,9 +16,10 @@
 # Environment: RC_CC (compilers, default "gcc clang"), RC_RUNS (rounds,
 # default 9), RC_CPU (the CPU to pin to, default the last), RC_SCALE
 # (work per phase, default 1), RC_REPS (each
-# phase's repeats in a run, the best counts: default 3), RC_LIMIT (default 0.10), BUILD.
-# Writes $BUILD/realcpu/samples.txt (one line per measurement) and
-# $BUILD/realcpu/realcpu.md (the table).  Exit 3: the source could not be
+# phase's repeats in a run, the best counts: default 5), RC_LIMIT (default 0.10), BUILD,
+# RC_OUT (default $BUILD/realcpu).
+# Writes RC_OUT/samples.txt (one line per measurement) and
+# RC_OUT/realcpu.md (the table).  Exit 3: the source could not be
 # downloaded.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,7 +30,7 @@ RC_CC=${RC_CC:-gcc clang}
 RC_RUNS=${RC_RUNS:-9}
 RC_CPU=${RC_CPU:-$(($(nproc) - 1))}
 RC_SCALE=${RC_SCALE:-1}
-RC_REPS=${RC_REPS:-3}
+RC_REPS=${RC_REPS:-5}
 RC_LIMIT=${RC_LIMIT:-0.10}
 kd=$BUILD/kd
 [ -x "$kd" ] || kft_die "no $kd: make tools first"
@@ -67,7 +68,7 @@ if [ ! -f "$lua/.kft-sha256" ] || [ "$(cat "$lua/.kft-sha256")" != "$LUA_SHA256"
 fi
 flock -u 8
 
-out=$BUILD/realcpu
+out=${RC_OUT:-$BUILD/realcpu}
 mkdir -p "$out"
 for cc in $RC_CC; do
 	command -v "$cc" >/dev/null || kft_die "no compiler $cc"
@@ -82,7 +83,10 @@ samples=$out/samples.txt
 : > "$samples"
 
 # run CC ROUND VARIANT: one run, pinned; its lines into samples.txt:
-#   CC ROUND VARIANT PHASE NS [CALLS LOGGED DROPPED_NS LOGGED_NS OWN_NS RAW_NS]
+#   CC ROUND VARIANT PHASE NS CLEAN                     (a, b)
+#   CC ROUND VARIANT PHASE NS CALLS LOGGED DROPPED_NS LOGGED_NS OWN_NS RAW_NS CLEAN
+# NS the best of the repeats without a context switch (driver.c), CLEAN
+# how many there were (0: the best of all of them).
 run() {
 	local cc=$1 r=$2 v=$3 dir=$out/$1 bin args=() log=$out/$1/run.log res
 	case $v in
@@ -95,7 +99,7 @@ run() {
 	if [ "$v" = a ] || [ "$v" = b ]; then
 		awk -v cc="$cc" -v r="$r" -v v="$v" '
 			$1 == "tsc_hz" { hz = $2 }
-			$1 == "phase" { printf "%s %s %s %s %.0f\n", cc, r, v, $2, $3 / hz * 1e9 }
+			$1 == "phase" { printf "%s %s %s %s %.0f %d\n", cc, r, v, $2, $3 / hz * 1e9, $4 }
 		' <<< "$res" >> "$samples"
 		return
 	fi
@@ -104,6 +108,7 @@ run() {
 	"$kd" -m "$dir/c.map" -f Fctr "$log" > "$log.kd" || kft_die "kd failed on $log"
 	"$kd" --raw -m "$dir/c.map" -f Fctr "$log" > "$log.raw" || kft_die "kd --raw failed on $log"
 	awk -v cc="$cc" -v r="$r" -v v="$v" '
+		FILENAME == "-" { if ($1 == "phase") clean[$2] = $4; next }
 		FILENAME ~ /map$/ { if ($3 ~ /^phase_/) name["0x" $1] = $3; next }
 		# Range "min-max": the best of the repeats of the run, as the driver.
 		FILENAME ~ /kd$/ { if ($1 ~ /^phase_/) { split($4, m, "-"); comp[$1] = m[1] * 1000 }; next }
@@ -113,13 +118,15 @@ run() {
 		END {
 			for (p in calls) {
 				if (!(p in comp) || !(p in raw)) { print "no kd time for " p > "/dev/stderr"; exit 1 }
-				printf "%s %s %s %s %.0f %d %d %s %s %s %.0f\n", cc, r, v, p, comp[p],
-					calls[p] / n[p], logged[p] / n[p], drop, logd, own, raw[p]
+				printf "%s %s %s %s %.0f %d %d %s %s %s %.0f %d\n", cc, r, v, p, comp[p],
+					calls[p] / n[p], logged[p] / n[p], drop, logd, own, raw[p], clean[p]
 			}
 		}
-	' "$dir/c.map" "$log.kd" "$log.raw" "$log" >> "$samples" || kft_die "cannot read $log back"
+	' - "$dir/c.map" "$log.kd" "$log.raw" "$log" <<< "$res" >> "$samples" ||
+		kft_die "cannot read $log back"
 }
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for r in $(seq 1 "$RC_RUNS"); do
 	kft_log "round $r of $RC_RUNS"
 	for cc in $RC_CC; do
@@ -131,9 +138,9 @@ done
 
 {
 	echo "Lua $LUA_VER (Debian's source), scale $RC_SCALE, $RC_RUNS interleaved rounds pinned to CPU $RC_CPU"
-	echo "($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(nproc) CPUs);"
+	echo "($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(nproc) CPUs; load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg) after);"
 	echo "times in ms, medians; spread = (max - min) / median over the rounds."
 	echo
-	awk -v limit="$RC_LIMIT" -f "$repo/bench/realcpu/report.awk" "$samples"
+	awk -v limit="$RC_LIMIT" -v reps="$RC_REPS" -f "$repo/bench/realcpu/report.awk" "$samples"
 } > "$out/realcpu.md"
 cat "$out/realcpu.md"

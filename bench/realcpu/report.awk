@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench/realcpu: realcpu.sh's samples.txt as a table, with the verdict.
-# A line: CC ROUND VARIANT PHASE NS [CALLS LOGGED DROPPED LOGGED OWN RAW_NS];
+# A line: CC ROUND VARIANT PHASE NS [CALLS LOGGED DROPPED LOGGED OWN RAW_NS] CLEAN;
 # VARIANT a, b (TSC around the phase), every or mintime (kd's compensated
 # time of the phase's call, and its raw time).  limit: the criterion, the
-# largest |compensated / (b) - 1| that passes.
+# largest |compensated / (b) - 1| that passes; reps: repeats a run.
 
 function med(list, n,    v, i, j, t, k) {
 	k = split(list, v, " ")
@@ -23,6 +23,7 @@ function cell(list,    m) {
 }
 
 {
+	nclean += $NF; nreps += reps; dirty += !$NF
 	key = $1 SUBSEP $4
 	if ($3 == "a" || $3 == "b") {
 		t[$3, key] = t[$3, key] " " $5
@@ -69,6 +70,8 @@ END {
 		print "realcpu: no phase measured" > "/dev/stderr"
 		exit 1
 	}
+	printf "\nrepeats without a context switch: %d of %d (%d runs had none: their best of all)\n",
+		nclean, nreps, dirty
 	printf "\nverdict: %s (%d of %d phases within %d%% of the empty-hooks build)\n",
 		fails ? "FAIL" : "PASS", total - fails, total, limit * 100
 }

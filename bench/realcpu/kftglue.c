@@ -52,11 +52,6 @@ void realcpu_kft_start(const char *config)
 	run = kft_run_create(&cfg);
 	if (!run)
 		fail("no run");
-	/*
-	 * The kernel's vzalloc() zeroes the log, every page present before
-	 * the run; the shim's calloc() leaves them to fault in mid-run.
-	 */
-	memset(run->log, 0, run->capacity * sizeof(*run->log));
 	mutex_lock(&kft_mutex);
 	kft_run_install(run);
 	if (kft_run_prime())

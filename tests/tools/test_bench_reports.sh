@@ -141,6 +141,7 @@ ok $? "idle_profile.awk: the excess split into sites, arguments, KFT's functions
 # raw 12 ms over 500000 calls, all logged at 30 ns: in place (12 - 2) ms /
 # 500000 = 20 ns a call, calibrated 30.  mintime: 1.0 ms (0.50x, fails),
 # 100 of the calls logged: calibrated (499900 * 20 + 100 * 30) / 500000.
+# Best rounds: 1.8 / 2.0 and 1.0 / 2.0.
 {
 	for r in 1 2 3; do
 		case $r in 1) a=1000000 b=2000000 c=1900000 ;; 2) a=1100000 b=2000000 c=2100000 ;;
@@ -155,8 +156,8 @@ awk -v limit=0.10 -v reps=5 -f bench/realcpu/report.awk "$tmp/realcpu.txt" > "$t
 rc=$?
 sed 's/^/# /' "$tmp/realcpu.md"
 [ $rc -eq 0 ] &&
-	grep -qxF '| gcc | every | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 12.000 (0.0%) | 1.900 (15.8%) | 0.95x | 1.73x | 500000 | 20.0 | 30.0 | PASS |' "$tmp/realcpu.md" &&
-	grep -qxF '| gcc | mintime | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 11.000 (0.0%) | 1.000 (0.0%) | 0.50x | 0.91x | 500000 | 18.0 | 20.0 | FAIL |' "$tmp/realcpu.md"
+	grep -qxF '| gcc | every | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 12.000 (0.0%) | 1.900 (15.8%) | 0.95x | 1.73x | 0.90x | 500000 | 20.0 | 30.0 | PASS |' "$tmp/realcpu.md" &&
+	grep -qxF '| gcc | mintime | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 11.000 (0.0%) | 1.000 (0.0%) | 0.50x | 0.91x | 0.50x | 500000 | 18.0 | 20.0 | FAIL |' "$tmp/realcpu.md"
 ok $? "realcpu report.awk: medians, spreads, ratios, in-place and calibrated cost per call, PASS/FAIL"
 grep -qxF 'verdict: FAIL (1 of 2 phases within 10% of the empty-hooks build)' "$tmp/realcpu.md" &&
 	grep -qxF 'repeats without a context switch: 55 of 60 (1 times a run had none of a phase: its best of all)' "$tmp/realcpu.md"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench/realcpu: Lua and the driver built three ways with one compiler,
-# into OUT:
+# bench/realcpu: a program (lua or bzip2: its source in SRC, its phases in
+# prog_PROGRAM.c) and the driver built three ways with one compiler, into
+# OUT:
 #   OUT/a  no instrumentation
 #   OUT/b  instrumented, empty hooks (emptyhooks.c)
 #   OUT/c  instrumented, KFT's engine as the hooks (kftglue.c and the
@@ -12,12 +13,13 @@
 # not instrumented.  GCC instruments with -finstrument-functions, Clang with
 # -finstrument-functions-after-inlining.
 #
-# usage: bench/realcpu/build.sh CC LUA_SRC OUT
+# usage: bench/realcpu/build.sh CC PROGRAM SRC OUT
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cc=${1:?compiler}
-lua=${2:?lua source directory}
-out=${3:?output directory}
+prog=${2:?program}
+src=${3:?source directory}
+out=${4:?output directory}
 # The kernel's static_assert() takes one argument (C2x to Clang 14).
 case $cc in
 *clang*) instr=-finstrument-functions-after-inlining; ccwarn=-Wno-c2x-extensions ;;
@@ -25,7 +27,21 @@ case $cc in
 esac
 here=$repo/bench/realcpu
 opt=(-O2 -g -fno-pie)
-luaflags=(-std=gnu99 -w -DLUA_COMPAT_5_3 -DLUA_USE_LINUX)
+# The program's own sources and flags, as its Makefile has them (warnings
+# off: not ours to fix).
+case $prog in
+lua)
+	progflags=(-std=gnu99 -w -DLUA_COMPAT_5_3 -DLUA_USE_LINUX)
+	srcdir=$src/src
+	srcs=$(cd "$srcdir" && ls ./*.c | grep -v -e '/lua\.c$' -e '/luac\.c$')
+	;;
+bzip2)
+	progflags=(-w -D_FILE_OFFSET_BITS=64)
+	srcdir=$src
+	srcs="blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c"
+	;;
+*) echo "build.sh: no program $prog (lua, bzip2)" >&2; exit 2 ;;
+esac
 engine_flags=(-std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter $ccwarn
 	-DCONFIG_KFT=1 -DCONFIG_KFT_STACK_DEPTH=96 -DCONFIG_KFT_BOOT_LOG_ENTRIES=1024
 	-DCONFIG_KFT_STATIC_RUN=1 -DSHIM_REAL_TSC -DSHIM_REAL_TEXT
@@ -34,7 +50,6 @@ engine_flags=(-std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter $ccwarn
 	-I"$repo/include" -I"$repo/kernel" -I"$repo/tests/unit" -I"$here")
 engine_src=(kft kft_clock kft_calibrate kft_finish kft_run kft_syms kft_boot kft_config kft_log_text)
 mkdir -p "$out/obj-plain" "$out/obj-instr" "$out/obj-hooks"
-srcs=$(cd "$lua/src" && ls ./*.c | grep -v -e '/lua\.c$' -e '/luac\.c$')
 
 # One object: compile SRC OBJ FLAGS...; make-like, by timestamps.
 compile() {
@@ -49,12 +64,14 @@ export cc
 jobs=()
 for s in $srcs; do
 	o=$(basename "$s" .c).o
-	jobs+=("$lua/src/$s|$out/obj-plain/$o|${opt[*]} ${luaflags[*]}")
-	jobs+=("$lua/src/$s|$out/obj-instr/$o|${opt[*]} ${luaflags[*]} $instr")
+	jobs+=("$srcdir/$s|$out/obj-plain/$o|${opt[*]} ${progflags[*]}")
+	jobs+=("$srcdir/$s|$out/obj-instr/$o|${opt[*]} ${progflags[*]} $instr")
 done
-drv_flags="${opt[*]} -std=gnu11 -Wall -Wextra -Werror -I$lua/src -I$here"
-jobs+=("$here/driver.c|$out/obj-plain/driver.o|$drv_flags")
-jobs+=("$here/driver.c|$out/obj-instr/driver.o|$drv_flags $instr")
+drv_flags="${opt[*]} -std=gnu11 -Wall -Wextra -Werror -I$srcdir -I$here"
+for s in driver prog_$prog; do
+	jobs+=("$here/$s.c|$out/obj-plain/$s.o|$drv_flags")
+	jobs+=("$here/$s.c|$out/obj-instr/$s.o|$drv_flags $instr")
+done
 jobs+=("$here/tsc.c|$out/obj-hooks/tsc.o|$drv_flags")
 jobs+=("$here/nokft.c|$out/obj-hooks/nokft.o|$drv_flags")
 jobs+=("$here/emptyhooks.c|$out/obj-hooks/emptyhooks.o|$drv_flags")

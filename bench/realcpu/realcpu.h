@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench/realcpu: what the driver (driver.c) calls of KFT's engine in the
- * variant that has it as its hooks (kftglue.c), and of nothing in the
- * others (nokft.c).
+ * bench/realcpu: what the driver (driver.c) calls of the program (prog_*.c),
+ * of KFT's engine in the variant that has it as its hooks (kftglue.c), and
+ * of nothing in the others (nokft.c).
  */
 #ifndef _REALCPU_H
 #define _REALCPU_H
+
+/* The program's phases (prog_*.c), up to a NULL name; instrumented. */
+struct realcpu_phase {
+	const char *name;
+	void (*fn)(void);
+};
+extern const struct realcpu_phase realcpu_phases[];
+/* Set the program up for the phases: SCALE times the default work. */
+void realcpu_prog_init(int scale);
 
 /* 1 when KFT's engine is linked in. */
 int realcpu_kft(void);

@@ -43,7 +43,7 @@ function cell(list,    m) {
 }
 
 END {
-	printf "| compiler | run | phase | (a) none | (b) empty hooks | (c) raw | (c) compensated | comp/(b) | comp/(a) | best/best (b) | calls | in place ns/call | calibrated ns/call | within %d%% of (b) |\n", limit * 100
+	printf "| program/compiler | run | phase | (a) none | (b) empty hooks | (c) raw | (c) compensated | comp/(b) | comp/(a) | best/best (b) | calls | in place ns/call | calibrated ns/call | within %d%% of (b) |\n", limit * 100
 	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	fails = 0
 	nk = split("every mintime", kindlist, " ")

@@ -146,18 +146,18 @@ ok $? "idle_profile.awk: the excess split into sites, arguments, KFT's functions
 	for r in 1 2 3; do
 		case $r in 1) a=1000000 b=2000000 c=1900000 ;; 2) a=1100000 b=2000000 c=2100000 ;;
 		3) a=1300000 b=2200000 c=1800000 ;; esac
-		echo "gcc $r a phase_x $a 5"
-		echo "gcc $r b phase_x $b $((r == 3 ? 0 : 5))"
-		echo "gcc $r every phase_x $c 500000 500000 20 30 10 12000000 5"
-		echo "gcc $r mintime phase_x 1000000 500000 100 20 30 10 11000000 5"
+		echo "lua/gcc $r a phase_x $a 5"
+		echo "lua/gcc $r b phase_x $b $((r == 3 ? 0 : 5))"
+		echo "lua/gcc $r every phase_x $c 500000 500000 20 30 10 12000000 5"
+		echo "lua/gcc $r mintime phase_x 1000000 500000 100 20 30 10 11000000 5"
 	done
 } > "$tmp/realcpu.txt"
 awk -v limit=0.10 -v reps=5 -f bench/realcpu/report.awk "$tmp/realcpu.txt" > "$tmp/realcpu.md"
 rc=$?
 sed 's/^/# /' "$tmp/realcpu.md"
 [ $rc -eq 0 ] &&
-	grep -qxF '| gcc | every | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 12.000 (0.0%) | 1.900 (15.8%) | 0.95x | 1.73x | 0.90x | 500000 | 20.0 | 30.0 | PASS |' "$tmp/realcpu.md" &&
-	grep -qxF '| gcc | mintime | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 11.000 (0.0%) | 1.000 (0.0%) | 0.50x | 0.91x | 0.50x | 500000 | 18.0 | 20.0 | FAIL |' "$tmp/realcpu.md"
+	grep -qxF '| lua/gcc | every | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 12.000 (0.0%) | 1.900 (15.8%) | 0.95x | 1.73x | 0.90x | 500000 | 20.0 | 30.0 | PASS |' "$tmp/realcpu.md" &&
+	grep -qxF '| lua/gcc | mintime | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 11.000 (0.0%) | 1.000 (0.0%) | 0.50x | 0.91x | 0.50x | 500000 | 18.0 | 20.0 | FAIL |' "$tmp/realcpu.md"
 ok $? "realcpu report.awk: medians, spreads, ratios, in-place and calibrated cost per call, PASS/FAIL"
 grep -qxF 'verdict: FAIL (1 of 2 phases within 10% of the empty-hooks build)' "$tmp/realcpu.md" &&
 	grep -qxF 'repeats without a context switch: 55 of 60 (1 times a run had none of a phase: its best of all)' "$tmp/realcpu.md"

@@ -18,7 +18,7 @@ runs=3
 tap_tmpdir
 rm -f "$out/samples.txt" "$out/realcpu.md"
 
-RC_CC=gcc RC_RUNS=$runs RC_REPS=5 RC_OUT=$out BUILD=$BUILD \
+RC_PROGS=lua RC_CC=gcc RC_RUNS=$runs RC_REPS=5 RC_OUT=$out BUILD=$BUILD \
 	bench/realcpu/realcpu.sh > "$tmp/out" 2> "$tmp/err"
 rc=$?
 if [ $rc = 3 ]; then
@@ -30,7 +30,7 @@ fi
 ok $rc "bench/realcpu/realcpu.sh: built and measured (exit 0)"
 
 # The three variants: (a) no hooks, (b) the empty ones, (c) KFT's engine.
-for v in a b c; do nm "$out/gcc/$v" > "$tmp/nm-$v" 2>/dev/null; done
+for v in a b c; do nm "$out/lua-gcc/$v" > "$tmp/nm-$v" 2>/dev/null; done
 grep -q ' __cyg_profile_func_enter$' "$tmp/nm-a"
 a_hooks=$?
 grep -q ' T __cyg_profile_func_enter$' "$tmp/nm-b" && ! grep -q ' kft_calibrate$' "$tmp/nm-b"
@@ -100,17 +100,17 @@ ok $? "(a) and (b) agree with themselves across rounds (median within 2x of best
 
 # The report: a row and a verdict for each phase and kind of run, the
 # overall verdict.
-[ "$(grep -c '^| gcc | \(every\|mintime\) | phase_.* | \(PASS\|FAIL\) |$' "$tmp/out")" = 8 ] &&
+[ "$(grep -c '^| lua/gcc | \(every\|mintime\) | phase_.* | \(PASS\|FAIL\) |$' "$tmp/out")" = 8 ] &&
 	grep -q '^verdict: \(PASS\|FAIL\) ([0-9]* of 8 phases' "$tmp/out"
 ok $? "the report: PASS or FAIL for each of 8 phases, and the verdict"
 
 # A config the engine refuses is an error, not a run with no log.
-"$out/gcc/c" -r 1 -k $'new\nfilter bogus\nend\n' "$tmp/log" > /dev/null 2> "$tmp/err"
+"$out/lua-gcc/c" -r 1 -k $'new\nfilter bogus\nend\n' "$tmp/log" > /dev/null 2> "$tmp/err"
 rc=$?
 [ $rc = 2 ] && grep -q 'config refused' "$tmp/err" && [ ! -e "$tmp/log" ]
 ok $? "the driver refuses a bad config (exit 2, named), writes no log"
 # And the variants without KFT refuse -k.
-"$out/gcc/b" -r 1 -k $'new\nend\n' "$tmp/log" > /dev/null 2>&1
+"$out/lua-gcc/b" -r 1 -k $'new\nend\n' "$tmp/log" > /dev/null 2>&1
 [ $? = 2 ]
 ok $? "(b) refuses -k: it has no KFT"
 tap_done

@@ -85,15 +85,17 @@ extern int shim_warnings;		/* WARN()s fired: a test fails on any */
 #define __GFP_RETRY_MAYFAIL	0x4
 #ifdef SHIM_REAL_TSC
 /*
- * bench/realcpu times the engine: its logs present before a run, every
- * page zeroed as the kernel's vmalloc() gives them, not faulted in by the
- * hooks mid-run (and mid-calibration) as calloc()'s fresh pages are.
+ * bench/realcpu times the engine: its logs as the kernel's vmalloc() gives
+ * them, page-aligned and every page present (zeroed here), not faulted in
+ * by the hooks mid-run (and mid-calibration) as calloc()'s fresh pages
+ * are, nor at malloc()'s offset into a page.
  */
 static inline void *shim_vzalloc(size_t n)
 {
-	void *p = malloc(n);
+	size_t size = (n + 4095) & ~(size_t)4095;
+	void *p = aligned_alloc(4096, size ? size : 4096);
 
-	return p ? memset(p, 0, n) : NULL;
+	return p ? memset(p, 0, size) : NULL;
 }
 #define vzalloc(n)		shim_vzalloc(n)
 #define __vmalloc(n, gfp)	shim_vzalloc(n)

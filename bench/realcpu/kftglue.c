@@ -69,6 +69,11 @@ void realcpu_kft_stop(const char *path, void *const *keep,
 	int k;
 
 	mutex_lock(&kft_mutex);
+	if (kft_run && kft_run->stop_reason == KFT_BY_FULL) {
+		fprintf(stderr, "realcpu: the log filled up (%lu entries): fewer repeats or less work (-r, -s)\n",
+			kft_run->capacity);
+		exit(2);
+	}
 	if (kft_run_stop())
 		fail("cannot stop the run");
 	run = kft_run;

@@ -109,6 +109,11 @@ ok $? "the report: PASS or FAIL for each of 8 phases, and the verdict"
 rc=$?
 [ $rc = 2 ] && grep -q 'config refused' "$tmp/err" && [ ! -e "$tmp/log" ]
 ok $? "the driver refuses a bad config (exit 2, named), writes no log"
+# A log that fills up is named, not read as if the run had ended.
+"$out/lua-gcc/c" -r 1 -k $'new\nlogentries 1000\nend\n' "$tmp/log" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q 'the log filled up' "$tmp/err" && [ ! -e "$tmp/log" ]
+ok $? "a log that fills up: exit 2, named, no log written"
 # And the variants without KFT refuse -k.
 "$out/lua-gcc/b" -r 1 -k $'new\nend\n' "$tmp/log" > /dev/null 2>&1
 [ $? = 2 ]

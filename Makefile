@@ -42,7 +42,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps deps-full install patch check check-full check-unit check-e2e \
-	demo bench bench-tools bench-hooks bench-steps bench-ab bench-idle fidelity fuzz defconfig-builds clean help kft-target
+	demo bench bench-tools bench-hooks bench-steps bench-ab bench-idle bench-realcpu fidelity fuzz defconfig-builds clean help kft-target
 
 all: tools
 
@@ -62,6 +62,7 @@ help:
 	@echo "make bench-steps       what each step of a traced call costs under QEMU"
 	@echo "make bench-ab          a revision's hooks against the working tree's (BENCH_A=REV)"
 	@echo "make bench-idle        what an idle KFT kernel's extra instructions are, per kind and function"
+	@echo "make bench-realcpu     KFT's compensated times on this machine's CPU, against empty hooks (Lua, bzip2)"
 	@echo "                       (QEMU plugin, -icount; IDLE_ARCHES, IDLE_CC, IDLE_OPT=O2|Os)"
 	@echo "make fidelity          KFT's boot times against an untraced kernel's, under QEMU -icount"
 	@echo "                       (FIDELITY_ARCHES, FIDELITY_CC, FIDELITY_OPT=Os|O2)"
@@ -291,6 +292,11 @@ $(BUILD)/hooks-O2-saveall: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h inc
 		-o $@ bench/hooks.c $(ENGINE_SRC)
 bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os $(HOOKS_SAVE_ALL)
 	@BUILD=$(BUILD) bench/hooks.sh
+
+# KFT's engine as the hooks of real programs (Lua, bzip2: Debian's source) on the
+# host's CPU: compensated times against empty hooks (bench/realcpu/).
+bench-realcpu: tools
+	@BUILD=$(BUILD) bench/realcpu/realcpu.sh
 
 bench-steps: deps
 	@BUILD=$(BUILD) bench/steps.sh

@@ -4,7 +4,8 @@
 # bench/ab.awk (make bench-ab) turns boots of two kernels into ns per
 # traced call, (traced - untraced, same boot) / calls per operation, and
 # compares their medians; bench/configs.sh, fidelity.awk (make fidelity),
-# idle_sites.awk and idle_profile.awk (make bench-idle).
+# idle_sites.awk and idle_profile.awk (make bench-idle), bench/realcpu/report.awk
+# (make bench-realcpu).
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -134,4 +135,34 @@ sed 's/^/# /' "$tmp/idle.txt"
 	grep -qE '^    f +100 +vanilla +500 +KFT +600$' "$tmp/idle.txt" &&
 	grep -qE '^    k +20 +vanilla +0 +KFT +60$' "$tmp/idle.txt"
 ok $? "idle_profile.awk: the excess split into sites, arguments, KFT's functions and the rest"
+# bench/realcpu/report.awk (make bench-realcpu): three rounds of one
+# phase.  (a) 1.0, 1.1, 1.3 ms: median 1.1, spread 0.3 / 1.1; (b) 2.0, 2.0,
+# 2.2.  Every call logged: compensated 1.9, 2.1, 1.8 (0.95x of (b), passes),
+# raw 12 ms over 500000 calls, all logged at 30 ns: in place (12 - 2) ms /
+# 500000 = 20 ns a call, calibrated 30.  mintime: 1.0 ms (0.50x, fails),
+# 100 of the calls logged: calibrated (499900 * 20 + 100 * 30) / 500000.
+# Best rounds: 1.8 / 2.0 and 1.0 / 2.0.
+{
+	for r in 1 2 3; do
+		case $r in 1) a=1000000 b=2000000 c=1900000 ;; 2) a=1100000 b=2000000 c=2100000 ;;
+		3) a=1300000 b=2200000 c=1800000 ;; esac
+		echo "lua/gcc $r a phase_x $a 5"
+		echo "lua/gcc $r b phase_x $b $((r == 3 ? 0 : 5))"
+		echo "lua/gcc $r every phase_x $c 500000 500000 20 30 10 12000000 5"
+		echo "lua/gcc $r mintime phase_x 1000000 500000 100 20 30 10 11000000 5"
+	done
+} > "$tmp/realcpu.txt"
+awk -v limit=0.10 -v reps=5 -f bench/realcpu/report.awk "$tmp/realcpu.txt" > "$tmp/realcpu.md"
+rc=$?
+sed 's/^/# /' "$tmp/realcpu.md"
+[ $rc -eq 0 ] &&
+	grep -qxF '| lua/gcc | every | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 12.000 (0.0%) | 1.900 (15.8%) | 0.95x | 1.73x | 0.90x | 500000 | 20.0 | 30.0 | PASS |' "$tmp/realcpu.md" &&
+	grep -qxF '| lua/gcc | mintime | phase_x | 1.100 (27.3%) | 2.000 (10.0%) | 11.000 (0.0%) | 1.000 (0.0%) | 0.50x | 0.91x | 0.50x | 500000 | 18.0 | 20.0 | FAIL |' "$tmp/realcpu.md"
+ok $? "realcpu report.awk: medians, spreads, ratios, in-place and calibrated cost per call, PASS/FAIL"
+grep -qxF 'verdict: FAIL (1 of 2 phases within 10% of the empty-hooks build)' "$tmp/realcpu.md" &&
+	grep -qxF 'repeats without a context switch: 55 of 60 (1 times a run had none of a phase: its best of all)' "$tmp/realcpu.md"
+ok $? "realcpu report.awk: the verdict, and the repeats without a context switch"
+awk -v limit=0.10 -v reps=5 -f bench/realcpu/report.awk /dev/null > /dev/null 2>&1
+[ $? -ne 0 ]
+ok $? "realcpu report.awk: no phase measured is an error"
 tap_done

@@ -80,11 +80,29 @@ extern int shim_warnings;		/* WARN()s fired: a test fails on any */
 #define kmalloc_array(n, s, gfp) calloc(n, s)
 #define kvmalloc_array(n, s, gfp) calloc(n, s)
 #define kcalloc(n, s, gfp)	calloc(n, s)
-#define vzalloc(n)		calloc(1, n)
 #define __GFP_ZERO		0x1	/* the shim's __vmalloc() zeroes always */
 #define __GFP_NOWARN		0x2
 #define __GFP_RETRY_MAYFAIL	0x4
+#ifdef SHIM_REAL_TSC
+/*
+ * bench/realcpu times the engine: its logs as the kernel's vmalloc() gives
+ * them, page-aligned and every page present (zeroed here), not faulted in
+ * by the hooks mid-run (and mid-calibration) as calloc()'s fresh pages
+ * are, nor at malloc()'s offset into a page.
+ */
+static inline void *shim_vzalloc(size_t n)
+{
+	size_t size = (n + 4095) & ~(size_t)4095;
+	void *p = aligned_alloc(4096, size ? size : 4096);
+
+	return p ? memset(p, 0, size) : NULL;
+}
+#define vzalloc(n)		shim_vzalloc(n)
+#define __vmalloc(n, gfp)	shim_vzalloc(n)
+#else
+#define vzalloc(n)		calloc(1, n)
 #define __vmalloc(n, gfp)	calloc(1, n)
+#endif
 #define PAGE_SHIFT		12
 extern long shim_mem_available;		/* pages */
 #define si_mem_available()	shim_mem_available
@@ -229,6 +247,9 @@ extern u64 (*shim_tsc_noise)(void);
 #ifdef SHIM_TSC_STEP
 #define kft_arch_cycles()		\
 	(shim_tsc += shim_tsc_step + (shim_tsc_noise ? shim_tsc_noise() : 0))
+#elif defined(SHIM_REAL_TSC)
+/* bench/realcpu: x86's kft_arch_cycles(), the real TSC. */
+#define kft_arch_cycles()		__builtin_ia32_rdtsc()
 #else
 #define kft_arch_cycles()		shim_tsc
 #endif
@@ -263,8 +284,14 @@ static inline u64 div_u64_rem(u64 a, u32 b, u32 *rem)
 }
 
 /* --- text, symbols ------------------------------------------------------- */
+#ifdef SHIM_REAL_TEXT
+/* bench/realcpu: the program's own text, where its hooks' fn and site are. */
+extern char __executable_start[];
+#define _text			__executable_start
+#else
 #define SHIM_TEXT		0xffffffff81000000UL
 #define _text			((char *)SHIM_TEXT)
+#endif
 #define KSYM_NAME_LEN		512
 void shim_add_symbol(const char *name, unsigned long addr);
 int kallsyms_on_each_match_symbol(int (*fn)(void *, unsigned long),

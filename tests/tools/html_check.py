@@ -24,10 +24,10 @@ html_check.py shot DOM PNG
 import html.parser
 import json
 import os
-import struct
 import subprocess
 import sys
-import zlib
+
+from kftpng import read_png
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -248,44 +248,10 @@ def check_geometry(key, rep, v, g, cw, fmt):
 
 def png_pixels(path):
     """An 8-bit RGB or RGBA, non-interlaced PNG: (width, height, rows of bytes, bytes a pixel)."""
-    b = open(path, "rb").read()
-    if b[:8] != b"\x89PNG\r\n\x1a\n":
-        fail(path + ": not a PNG")
-    pos, idat, w = 8, b"", None
-    while pos < len(b):
-        n, kind = struct.unpack(">I4s", b[pos:pos + 8])
-        body = b[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype, _, _, inter = struct.unpack(">IIBBBBB", body)
-            if depth != 8 or ctype not in (2, 6) or inter:
-                fail(path + ": a PNG this reader does not read (depth %d, type %d)" % (depth, ctype))
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        cur = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = cur[i - bpp] if i >= bpp else 0
-            up = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                cur[i] = (cur[i] + a) & 255
-            elif f == 2:
-                cur[i] = (cur[i] + up) & 255
-            elif f == 3:
-                cur[i] = (cur[i] + (a + up) // 2) & 255
-            elif f == 4:
-                pa, pb, pc = abs(up - c), abs(a - c), abs(a + up - 2 * c)
-                pr = a if pa <= pb and pa <= pc else up if pb <= pc else c
-                cur[i] = (cur[i] + pr) & 255
-        rows.append(cur)
-        prev = cur
-    return w, h, rows, bpp
+    try:
+        return read_png(path)
+    except ValueError as e:
+        fail(str(e))
 
 
 def rgb(hexcol):

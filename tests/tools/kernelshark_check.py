@@ -10,7 +10,8 @@ Prints "bars N"; exit 0, or 1 if the dump cannot be read.
 """
 import struct
 import sys
-import zlib
+
+from kftpng import write_png
 
 
 def read_xwd(path):
@@ -32,21 +33,8 @@ def read_xwd(path):
 
 
 def png(path, w, h, px, x0, y0):
-    rows = []
-    for y in range(h):
-        row = bytearray(b"\0")
-        for x in range(w):
-            row += bytes(px(x0 + x, y0 + y))
-        rows.append(bytes(row))
-
-    def chunk(t, data):
-        return struct.pack(">I", len(data)) + t + data + \
-            struct.pack(">I", zlib.crc32(t + data) & 0xffffffff)
-    with open(path, "wb") as out:
-        out.write(b"\x89PNG\r\n\x1a\n")
-        out.write(chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)))
-        out.write(chunk(b"IDAT", zlib.compress(b"".join(rows))))
-        out.write(chunk(b"IEND", b""))
+    write_png(path, w, h, [b"".join(bytes(px(x0 + x, y0 + y)) for x in range(w))
+                           for y in range(h)])
 
 
 def main():

@@ -13,8 +13,10 @@
 Text boxes come from the font kd declares: monospace, ADVANCE font sizes a
 character, ASCENT above the baseline and DESCENT below.
 """
-import struct, sys, zlib
+import sys
 import xml.etree.ElementTree as ET
+
+from kftpng import read_png
 
 ADVANCE, ASCENT, DESCENT = 0.61, 0.80, 0.26
 NS = "{http://www.w3.org/2000/svg}"
@@ -107,42 +109,9 @@ def check(path):
 
 def png_alpha_ink(path):
     """(width, height, rows of booleans: dark ink) of an 8-bit RGBA/RGB PNG."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, w = 8, b"", 0
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype in (2, 6), (depth, ctype)
-            bpp = 4 if ctype == 6 else 3
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw = zlib.decompress(idat)
-    stride = w * bpp
-    prev = bytearray(stride)
-    rows = []
-    for r in range(h):
-        f = raw[r * (stride + 1)]
-        line = bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([line[i * bpp] < 160 and (bpp == 3 or line[i * bpp + 3] > 100) for i in range(w)])
-        prev = line
+    w, h, lines, bpp = read_png(path)
+    rows = [[line[i * bpp] < 160 and (bpp == 3 or line[i * bpp + 3] > 100) for i in range(w)]
+            for line in lines]
     return w, h, rows
 
 

@@ -329,6 +329,19 @@ static bool inner_is(const struct kft_run *run, int f, unsigned int n,
 	       kft_inner_logged(e->inner) == logged;
 }
 
+/* A run from fn_a's entry to its exit, calls of 10 us or more, primed, in A. */
+static struct kft_run *run_in_fn_a(void)
+{
+	struct kft_run *run;
+
+	run_task(&t1, 0);
+	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
+		   "filter mintime 10us\nend\n");
+	cmd(kft_run_prime);
+	enter(A);
+	return run;
+}
+
 /*
  * Each logged call counts the calls inside it, interrupts' too, and those
  * of them logged; a finished run knows what its hooks cost.
@@ -340,11 +353,7 @@ static void test_inner_and_cost(void)
 	int state;
 	u64 tsc;
 
-	run_task(&t1, 0);
-	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
-		   "filter mintime 10us\nend\n");
-	cmd(kft_run_prime);
-	enter(A);
+	run = run_in_fn_a();
 	call(B, 5000);			/* dropped */
 	enter(C);
 	call(D, 20000);
@@ -404,11 +413,7 @@ static struct kft_run *calibrated_with(u64 step, u64 (*noise)(void))
 	struct kft_run *run;
 	u64 tsc;
 
-	run_task(&t1, 0);
-	run = load("new\ntrigger start entry fn_a\ntrigger stop exit fn_a\n"
-		   "filter mintime 10us\nend\n");
-	cmd(kft_run_prime);
-	enter(A);
+	run = run_in_fn_a();
 	call(B, 5000);
 	call(D, 20000);
 	leave(A);

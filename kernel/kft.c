@@ -377,8 +377,9 @@ static notrace bool kft_funclist_has(const struct kft_run *run,
  * Which filter, if any, drops a finished call of len clock units, entered
  * (entry_ns) at depth at of its task's stack.
  */
-static notrace int kft_filtered(const struct kft_run *run, unsigned long fn,
-				u64 entry, u32 at, u64 len)
+static __always_inline int kft_filtered(const struct kft_run *run,
+					unsigned long fn, u64 entry, u32 at,
+					u64 len)
 {
 	const struct kft_config *cfg = &run->cfg;
 	bool irq = entry & KFT_FRAME_IRQ;
@@ -695,10 +696,10 @@ static __always_inline void kft_unpin(void)
 }
 
 /*
- * Every case of a hook, out of line: the fast paths below hand it what they
- * do not handle (a run primed or with filters beyond time, triggers
- * firing, a stale or deep shadow stack, no cycle counter), and it starts
- * over.
+ * Every case of a hook, out of line: the fast paths below hand it a primed
+ * run's call that may start the run, and it starts over.  A logging run's
+ * calls they do not handle go to kft_enter_full() and kft_exit_full(),
+ * under their own bracket.
  */
 static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
 				      bool entry)
@@ -733,8 +734,8 @@ out:
 /*
  * The fast paths: a logging run's common call, and a primed run's, with no
  * function call on the way, so that the hook saves few registers.  Each
- * bails out to kft_hook() before it changes anything, on whatever it does
- * not handle.
+ * hands what it does not handle, before it changes anything, to the full
+ * path under its bracket, or to kft_hook() (a primed run's call).
  *
  * Not logging: nothing to do for a call unless a run is primed and the call
  * may start it (kft_hook() then) - the same test as kft_hook()'s.
@@ -746,7 +747,8 @@ static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
 }
 
 /*
- * Does a logging run's call leave the fast path for kft_hook()?  Yes for
+ * Does a logging run's call leave the fast path for the full one
+ * (kft_enter_full(), kft_exit_full())?  Yes for
  * what only some runs need (run->slow: filters beyond time, start or stop
  * work of a boot run's early days, sched_clock() as the clock, scope,
  * watch, notunder: their until is 0), the stop time reached, the stop
@@ -806,6 +808,18 @@ static __always_inline bool kft_fast_logs(struct kft_run **run,
 	return true;
 }
 
+/*
+ * A logging run's entry that kft_enter_fast() does not handle: the full
+ * entry path, under the fast path's bracket.  Out of line and last, as
+ * kft_exit_full() below.
+ */
+static noinline notrace void kft_enter_full(struct kft_run *run,
+					    unsigned long fn,
+					    unsigned long site)
+{
+	kft_enter(run, fn, site, kft_clock(), 0);
+}
+
 static __always_inline bool kft_enter_fast(unsigned long fn,
 					   unsigned long site)
 {
@@ -821,11 +835,12 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	ks = &current->kft;
 	now = kft_arch_cycles();
 	d = ks->depth;
+	done = true;
 	if (unlikely(kft_fast_off(run, ks, fn, true, now,
 				  d >= CONFIG_KFT_STACK_DEPTH)))
-		goto out;
-	kft_stack_push(ks, d, fn, site, now, true);
-	done = true;
+		kft_enter_full(run, fn, site);
+	else
+		kft_stack_push(ks, d, fn, site, now, true);
 out:
 	kft_unpin();
 	return done;

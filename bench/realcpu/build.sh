@@ -51,11 +51,21 @@ engine_flags=(-std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter $ccwarn
 engine_src=(kft kft_clock kft_calibrate kft_finish kft_run kft_syms kft_boot kft_config kft_log_text)
 mkdir -p "$out/obj-plain" "$out/obj-instr" "$out/obj-hooks"
 
-# One object: compile SRC OBJ FLAGS...; make-like, by timestamps.
+# The engine's objects depend on its headers too (kft_internal.h's
+# struct kft_run, the shims): a stamp newer than every header, touched
+# when one changes, that those objects must be newer than.
+hdr_stamp=$out/engine-headers.stamp
+if [ ! -e "$hdr_stamp" ] || [ -n "$(find "$repo/kernel" "$repo/include" "$repo/tests/unit/engine" \
+	"$repo/scripts/kft/include" "$here" -name '*.h' -newer "$hdr_stamp" -print -quit)" ]; then
+	touch "$hdr_stamp"
+fi
+
+# One object: compile SRC OBJ DEP FLAGS...; make-like, by timestamps (DEP:
+# a file it must also be newer than, or -).
 compile() {
-	local src=$1 obj=$2
-	shift 2
-	[ "$obj" -nt "$src" ] && return 0
+	local src=$1 obj=$2 dep=$3
+	shift 3
+	[ "$obj" -nt "$src" ] && { [ "$dep" = - ] || [ "$obj" -nt "$dep" ]; } && return 0
 	"$cc" "$@" -c "$src" -o "$obj.tmp" && mv "$obj.tmp" "$obj"
 }
 export -f compile
@@ -64,26 +74,26 @@ export cc
 jobs=()
 for s in $srcs; do
 	o=$(basename "$s" .c).o
-	jobs+=("$srcdir/$s|$out/obj-plain/$o|${opt[*]} ${progflags[*]}")
-	jobs+=("$srcdir/$s|$out/obj-instr/$o|${opt[*]} ${progflags[*]} $instr")
+	jobs+=("$srcdir/$s|$out/obj-plain/$o|-|${opt[*]} ${progflags[*]}")
+	jobs+=("$srcdir/$s|$out/obj-instr/$o|-|${opt[*]} ${progflags[*]} $instr")
 done
 drv_flags="${opt[*]} -std=gnu11 -Wall -Wextra -Werror -I$srcdir -I$here"
 for s in driver prog_$prog; do
-	jobs+=("$here/$s.c|$out/obj-plain/$s.o|$drv_flags")
-	jobs+=("$here/$s.c|$out/obj-instr/$s.o|$drv_flags $instr")
+	jobs+=("$here/$s.c|$out/obj-plain/$s.o|$hdr_stamp|$drv_flags")
+	jobs+=("$here/$s.c|$out/obj-instr/$s.o|$hdr_stamp|$drv_flags $instr")
 done
-jobs+=("$here/tsc.c|$out/obj-hooks/tsc.o|$drv_flags")
-jobs+=("$here/nokft.c|$out/obj-hooks/nokft.o|$drv_flags")
-jobs+=("$here/emptyhooks.c|$out/obj-hooks/emptyhooks.o|$drv_flags")
-jobs+=("$here/kftglue.c|$out/obj-hooks/kftglue.o|${opt[*]} ${engine_flags[*]}")
+jobs+=("$here/tsc.c|$out/obj-hooks/tsc.o|$hdr_stamp|$drv_flags")
+jobs+=("$here/nokft.c|$out/obj-hooks/nokft.o|$hdr_stamp|$drv_flags")
+jobs+=("$here/emptyhooks.c|$out/obj-hooks/emptyhooks.o|$hdr_stamp|$drv_flags")
+jobs+=("$here/kftglue.c|$out/obj-hooks/kftglue.o|$hdr_stamp|${opt[*]} ${engine_flags[*]}")
 for f in "${engine_src[@]}"; do
 	# kernel/kft_log_text.c prints u64 with %llu: the shim's u64 is a long.
 	extra=; [ "$f" = kft_log_text ] && extra=-Wno-format
-	jobs+=("$repo/kernel/$f.c|$out/obj-hooks/$f.o|${opt[*]} ${engine_flags[*]} $extra")
+	jobs+=("$repo/kernel/$f.c|$out/obj-hooks/$f.o|$hdr_stamp|${opt[*]} ${engine_flags[*]} $extra")
 done
-jobs+=("$repo/tests/unit/engine/shim.c|$out/obj-hooks/shim.o|${opt[*]} ${engine_flags[*]}")
+jobs+=("$repo/tests/unit/engine/shim.c|$out/obj-hooks/shim.o|$hdr_stamp|${opt[*]} ${engine_flags[*]}")
 printf '%s\n' "${jobs[@]}" |
-	xargs -P2 -d '\n' -I{} bash -c 'IFS="|" read -r s o f <<< "$1"; compile "$s" "$o" $f' _ {}
+	xargs -P2 -d '\n' -I{} bash -c 'IFS="|" read -r s o d f <<< "$1"; compile "$s" "$o" "$d" $f' _ {}
 
 h=$out/obj-hooks
 link=(-no-pie -o)

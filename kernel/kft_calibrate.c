@@ -34,6 +34,8 @@
  * This file is not instrumented: it calls the hooks itself.
  */
 #include <linux/irqflags.h>
+#include <linux/preempt.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -203,6 +205,21 @@ static u64 kft_cal_own(const struct kft_run *cal, unsigned long fn)
 }
 
 /*
+ * Where, when and with which clock the calibration measures, for the
+ * header: the cost holds for that CPU at that clock rate.  The run's times
+ * are on local_clock()'s base once finished.
+ */
+static notrace void kft_cal_where(struct kft_run *run)
+{
+	u64 now = local_clock();
+
+	run->cal_cpu = raw_smp_processor_id();
+	run->cal_khz = READ_ONCE(kft_clock_counter) ? kft_arch_cycles_khz() : 0;
+	run->cal_after_ns = run->stop_reason && now >= run->stop_ns ?
+			    now - run->stop_ns : U64_MAX;
+}
+
+/*
  * Calibrate run, stopped and finished (its open calls logged from the
  * tasks' stacks, which the calibration's calls reuse), with cal, its
  * calibration run (freed here): run->cost_ps[], or run->calibrated false
@@ -222,6 +239,9 @@ void kft_calibrate(struct kft_run *run, struct kft_run *cal)
 	run->cal_refused = false;
 	if (!cal || READ_ONCE(kft_state) != KFT_COMPLETE || kft_run != run)
 		goto out_free;
+	/* Every repeat on one CPU, the one the header names. */
+	migrate_disable();
+	kft_cal_where(run);
 	saved = kcalloc(nr_cpu_ids, sizeof(*saved), GFP_KERNEL);
 	if (!saved)
 		goto out_free;
@@ -247,6 +267,7 @@ void kft_calibrate(struct kft_run *run, struct kft_run *cal)
 	ok = READ_ONCE(kft_state) == KFT_TRIGGERED;
 
 	kft_state_set(KFT_NONE);
+	migrate_enable();
 	kft_sync();
 	if (ok)
 		own = kft_cal_own(cal, fn_addr);

@@ -295,6 +295,10 @@ struct kft_run {
 	bool cal_refused;		/* measured, but the repeats disagreed */
 	u32 cost_ps[KFT_COST_NR];	/* what a call's hooks cost, in ps */
 	u32 cal_range_ps[2][2];		/* dropped, logged: best, median */
+	/* Where and when it was measured, and with which clock. */
+	int cal_cpu;
+	u32 cal_khz;			/* the cycle counter's; 0: sched_clock() */
+	u64 cal_after_ns;		/* from the run's stop; U64_MAX: unknown */
 	bool finished;
 	bool names_gone;		/* names unloaded code: not to be armed */
 };

@@ -134,6 +134,26 @@ static void kft_show_cost(struct seq_file *m, const struct kft_run *run)
 	kft_show_ps(m, run->cost_ps[KFT_COST_OWN], "own\n");
 }
 
+/*
+ * How the cost was measured: the hooks in a loop, back to back, on one
+ * CPU at one clock rate (kft_calibrate.c); it holds for that CPU.
+ */
+static void kft_show_calibration(struct seq_file *m,
+				 const struct kft_run *run)
+{
+	if (!run->calibrated && !run->cal_refused)
+		return;
+	seq_printf(m, "Calibrated on CPU %d, back to back, ", run->cal_cpu);
+	if (run->cal_khz)
+		seq_printf(m, "cycle counter at %u kHz", run->cal_khz);
+	else
+		seq_puts(m, "sched_clock()");
+	if (run->cal_after_ns != U64_MAX)
+		seq_printf(m, ", %llu ms after the stop",
+			   div_u64(run->cal_after_ns, NSEC_PER_MSEC));
+	seq_putc(m, '\n');
+}
+
 void kft_log_text_header(struct seq_file *m, const struct kft_run *run)
 {
 	const struct kft_config *cfg = &run->cfg;
@@ -166,8 +186,10 @@ void kft_log_text_header(struct seq_file *m, const struct kft_run *run)
 	if (cfg->watch != KFT_WATCH_NONE && run->lowest_stack != ULONG_MAX)
 		seq_printf(m, "Lowest stack seen = %lu bytes left\n",
 			   run->lowest_stack);
-	if (run->finished)
+	if (run->finished) {
 		kft_show_cost(m, run);
+		kft_show_calibration(m, run);
+	}
 	seq_printf(m, "\nNumber of entries after filters = %lu\n\n\n",
 		   run->nr_logged);
 	if (kft_state_armed(READ_ONCE(kft_state))) {

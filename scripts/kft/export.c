@@ -99,6 +99,23 @@ void kft_json_note(FILE *out, const struct kft_export_note *en,
 			en->cost.own * 1000, *indent ? "\n" : "");
 	else
 		fprintf(out, "null,%s", *indent ? "\n" : "");
+	/* Where the kernel measured it (its "Calibrated on CPU" line). */
+	fprintf(out, "%s\"%shook_cost_measured\": ", indent, prefix);
+	if (en->cost_known && en->cost.cpu >= 0) {
+		fprintf(out, "{\"cpu\": %ld, \"clock_khz\": ", en->cost.cpu);
+		if (en->cost.khz > 0)
+			fprintf(out, "%.0f", en->cost.khz);
+		else
+			fputs("null", out);
+		fputs(", \"after_stop_ms\": ", out);
+		if (en->cost.after_ms >= 0)
+			fprintf(out, "%.0f", en->cost.after_ms);
+		else
+			fputs("null", out);
+		fprintf(out, "},%s", *indent ? "\n" : "");
+	} else {
+		fprintf(out, "null,%s", *indent ? "\n" : "");
+	}
 	fprintf(out, "%s\"%sinstrumentation\": ", indent, prefix);
 	if (isfinite(en->share))
 		fprintf(out, "%.4f,%s", en->share, *indent ? "\n" : "");

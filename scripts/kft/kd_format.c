@@ -62,12 +62,29 @@ double kd_hooks_share(const struct kd *kd)
 /* "84.3/131.0/38.2 ns per dropped/logged/own call" */
 static void cost_text(const struct kft_comp_stats *cs, char *buf, size_t n)
 {
+	const struct kft_hook_cost *c = &cs->first;
+	char where[128] = "", when[48] = "";
+
+	/* How the kernel measured it, if it said: the cost holds there. */
+	if (!cs->differ && c->cpu >= 0) {
+		if (c->after_ms >= 0)
+			snprintf(when, sizeof(when), ", %.0f ms after the stop",
+				 c->after_ms);
+		if (c->khz > 0)
+			snprintf(where, sizeof(where),
+				 ", measured back to back on CPU %ld, cycle counter at %.1f MHz%s",
+				 c->cpu, c->khz / 1000, when);
+		else
+			snprintf(where, sizeof(where),
+				 ", measured back to back on CPU %ld, sched_clock()%s",
+				 c->cpu, when);
+	}
 	if (cs->differ)
 		snprintf(buf, n, "each log's hook cost");
 	else
-		snprintf(buf, n, "%.1f/%.1f/%.1f ns per dropped/logged/own call",
-			 cs->first.dropped * 1000, cs->first.logged * 1000,
-			 cs->first.own * 1000);
+		snprintf(buf, n, "%.1f/%.1f/%.1f ns per dropped/logged/own call%s",
+			 c->dropped * 1000, c->logged * 1000, c->own * 1000,
+			 where);
 }
 
 bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n)
@@ -75,7 +92,7 @@ bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n)
 	const struct kft_comp_stats *cs = &kd->comp;
 	const struct kft_log_reader *r = kd->reader;
 	struct kft_comp_stats now;
-	char cost[96], part[64] = "", pct[96] = "";
+	char cost[256], part[64] = "", pct[96] = "";
 	double f = kd_hooks_share(kd);
 
 	/* While a log is read (kd -c -r): what its header said. */

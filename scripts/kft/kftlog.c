@@ -498,10 +498,73 @@ static void hook_cost_line(struct kft_log_reader *r, const char *line)
 	r->cost.dropped = v[0] / 1000;
 	r->cost.logged = v[1] / 1000;
 	r->cost.own = v[2] / 1000;
+	r->cost.cpu = -1;		/* until a Calibrated line says */
+	r->cost.khz = r->cost.after_ms = -1;
 	r->cost_ok = true;
 	return;
 bad:
 	kft_log_warn(r, "a Hook cost line that is not 'Hook cost = D ns dropped, L ns logged, O ns own' (each 0 to 1000000): this log's times as measured");
+}
+
+/* Digits alone, at most max: *p moves past them. */
+static bool count_at(const char **p, double max, double *v)
+{
+	const char *q = *p;
+
+	if (*q < '0' || *q > '9')
+		return false;
+	*v = 0;
+	while (*q >= '0' && *q <= '9' && *v <= max)
+		*v = *v * 10 + (*q++ - '0');
+	*p = q;
+	return *v <= max;
+}
+
+/* *p starts with word: *p moves past it. */
+static bool word_at(const char **p, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(*p, word, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+/*
+ * "Calibrated on CPU N, back to back, cycle counter at K kHz, M ms after
+ * the stop" (kernel/kft_log_text.c; "sched_clock()" for the counter, and
+ * the stop's part only when the kernel knew it), after the Hook cost
+ * line: where the cost was measured, for kd's headers.  Anything else
+ * after "Calibrated" is a warning, and the cost stands without it.
+ */
+static void calibrated_line(struct kft_log_reader *r, const char *line)
+{
+	const char *p = blanks(line);
+	double cpu, khz = 0, after = -1;
+
+	if (strncmp(p, "Calibrated", 10))
+		return;
+	if (!word_at(&p, "Calibrated on CPU ") || !count_at(&p, 1e6, &cpu) ||
+	    !word_at(&p, ", back to back, "))
+		goto bad;
+	if (word_at(&p, "cycle counter at ")) {
+		if (!count_at(&p, 1e9, &khz) || khz == 0 || !word_at(&p, " kHz"))
+			goto bad;
+	} else if (!word_at(&p, "sched_clock()")) {
+		goto bad;
+	}
+	if (*blanks(p) && (!word_at(&p, ", ") || !count_at(&p, 1e12, &after) ||
+		   !word_at(&p, " ms after the stop")))
+		goto bad;
+	if (*blanks(p))
+		goto bad;
+	r->cost.cpu = (long)cpu;
+	r->cost.khz = khz;
+	r->cost.after_ms = after;
+	return;
+bad:
+	kft_log_warn(r, "a Calibrated line that is not 'Calibrated on CPU N, back to back, cycle counter at K kHz' or '... sched_clock()', with ', M ms after the stop' or not: left out");
 }
 
 /* A word that is meant as a number: a digit first, or a sign. */
@@ -757,6 +820,7 @@ static void header_line(struct kft_log_reader *r, const char *line)
 	int64_t bias = r->st ? r->st->bias : 0;
 
 	hook_cost_line(r, line);
+	calibrated_line(r, line);
 	if (kft_log_header_line(line, r->st))
 		r->in_data = r->seen_data = true;
 	if (r->st && r->st->bias != bias)

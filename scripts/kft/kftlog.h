@@ -78,6 +78,10 @@ struct kft_hook_cost {
 	double dropped;		/* both hooks of a call the run's filters dropped */
 	double logged;		/* both hooks of a call the run logged */
 	double own;		/* of a logged call's two, the part in its time */
+	/* "Calibrated on CPU ...": where, with which clock, when; -1: not said */
+	long cpu;
+	double khz;		/* the cycle counter's rate; 0: sched_clock() */
+	double after_ms;	/* from the run's stop */
 };
 
 /* What the logs read said of their hooks' cost, for kd's headers. */

@@ -478,6 +478,31 @@ head -n 1 "$tmp/hooks-summary.out" | grep -qx "times: compensated for KFT's hook
 	head -n 1 "$tmp/hooks-raw.out" | grep -q '^times: as measured (--raw), .*: instrumentation was 24.2% of the traced time$' &&
 	head -n 1 "$tmp/hooks-tree.out" | grep -q '^times: compensated for ' && tail -n 1 "$tmp/hooks-tree-stream.out" | grep -q 'instrumentation was 24.2%'
 ok $? "the outputs say the times are compensated, and the hooks' share of the traced time (A, E, G, H: 31.65 of 131 us)"
+# Where the kernel measured the cost (its "Calibrated on CPU" line after
+# the Hook cost line): said beside the cost in every output's note, in
+# the JSON; a line of another shape warned of with its number, the cost
+# kept.
+cal() { sed "/^Hook cost = /a $1" "$2"; }
+cal 'Calibrated on CPU 1, back to back, cycle counter at 2994200 kHz, 812 ms after the stop' $fx/hooks.log > "$tmp/cal.log"
+cal 'Calibrated on CPU 0, back to back, sched_clock()' $fx/hooks.log > "$tmp/cal-sched.log"
+cal 'Calibrated on CPU 1, back to back, cycle counter at 0 kHz' $fx/hooks.log > "$tmp/cal-bad.log"
+cal 'Calibrated on CPU 1, back to back, cycle counter at 2994200 kHz, 812 ms after the stop' $fx/boot-hooks.log > "$tmp/cal-boot.log"
+"$KD" "$tmp/cal.log" 2> "$tmp/cal.err" | head -n 1 | grep -qx "times: compensated for KFT's hooks (100.0/200.0/50.0 ns per dropped/logged/own call, measured back to back on CPU 1, cycle counter at 2994.2 MHz, 812 ms after the stop): instrumentation was 24.2% of the traced time; --raw for measured" &&
+	[ ! -s "$tmp/cal.err" ] &&
+	"$KD" -c "$tmp/cal-sched.log" | head -n 1 | grep -q "call, measured back to back on CPU 0, sched_clock()): "
+ok $? "Calibrated on CPU: where, with which clock and when the cost was measured, beside it (summary, -c)"
+"$KD" "$tmp/cal-bad.log" 2> "$tmp/cal-bad.err" | head -n 1 | grep -q "^times: compensated for KFT's hooks (100.0/200.0/50.0 ns per dropped/logged/own call): " &&
+	grep -q "cal-bad.log:$(grep -n '^Calibrated' "$tmp/cal-bad.log" | cut -d: -f1): a Calibrated line that is not " "$tmp/cal-bad.err"
+ok $? "Calibrated line of another shape (a 0 kHz counter): warned of with its line, the cost kept without it"
+"$KD" --boot "$tmp/cal-boot.log" 2>/dev/null | grep -q "measured back to back on CPU 1, cycle counter at 2994.2 MHz, 812 ms after the stop" &&
+	"$KD" --boot --json "$tmp/cal-boot.log" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+m = [v for k, v in d.items() if k.endswith("hook_cost_measured")] or [v for k, v in d.get("note", {}).items() if k.endswith("hook_cost_measured")]
+assert m == [{"cpu": 1, "clock_khz": 2994200, "after_stop_ms": 812}], m
+' && "$KD" --boot --json $fx/boot-hooks.log 2>/dev/null | grep -q '"hook_cost_measured": null'
+ok $? "Calibrated on CPU in kd --boot's report and its JSON (hook_cost_measured; null without the line)"
+
 # --raw is the log as if it had no Calls and Logged columns and no cost.
 awk '/^Hook cost/ { next } /^------------ / { d = 1; print; next } d && NF == 8 { NF = 6 } { print }' \
 	$fx/hooks.log > "$tmp/hooks-plain.log"

@@ -351,7 +351,7 @@ static void test_inner_and_cost(void)
 	struct kft_run *run;
 	unsigned long dropped;
 	int state;
-	u64 tsc;
+	u64 tsc, sc;
 
 	run = run_in_fn_a();
 	call(B, 5000);			/* dropped */
@@ -369,7 +369,10 @@ static void test_inner_and_cost(void)
 	/* Timing the hooks: every clock read takes 5 cycles (5 ns). */
 	tsc = shim_tsc;
 	shim_tsc_step = 5;
+	sc = shim_sched_clock;
+	shim_sched_clock += 7000000;	/* calibrated 7 ms after the stop */
 	finish(run);
+	shim_sched_clock = sc;
 	shim_tsc_step = 0;
 	shim_tsc = tsc;			/* in step with sched_clock() again */
 	state = kft_state;
@@ -387,6 +390,13 @@ static void test_inner_and_cost(void)
 	       "calibrated: %u ps dropped, %u logged, %u own (10000, 10000, 5000)",
 	       run->cost_ps[KFT_COST_DROPPED], run->cost_ps[KFT_COST_LOGGED],
 	       run->cost_ps[KFT_COST_OWN]);
+	tap_ok(run->cal_cpu == shim_cpu &&
+	       run->cal_khz == (kft_clock_counter ? shim_tsc_khz : 0) &&
+	       run->cal_after_ns == sc + 7000000 - run->stop_ns &&
+	       run->cal_after_ns >= 7000000,
+	       "calibrated: where, with which clock and when recorded (CPU %d, %u kHz, %llu ns after the stop)",
+	       run->cal_cpu, run->cal_khz,
+	       (unsigned long long)run->cal_after_ns);
 	finish(run);
 	tap_ok(run->calibrated && run->cost_ps[KFT_COST_OWN] == 5000,
 	       "finished twice: calibrated once");

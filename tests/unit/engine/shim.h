@@ -135,6 +135,8 @@ struct mutex { int locked; };
 #define preempt_enable()		do { } while (0)
 #define preempt_disable_notrace()	do { } while (0)
 #define preempt_enable_notrace()	do { } while (0)
+#define migrate_disable()		do { } while (0)
+#define migrate_enable()		do { } while (0)
 #define raw_local_irq_save(f)		((f) = 0)
 #define raw_local_irq_restore(f)	((void)(f))
 #define local_irq_save(f)		((f) = 0)

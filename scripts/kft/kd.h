@@ -21,6 +21,14 @@
 
 #define KD_VERSION "2.0"
 
+
+/*
+ * Where KFT's hooks were half or more of a call's measured time, its
+ * compensated time is mostly the calibration's estimate: on a real CPU
+ * the hooks' cost in place differs from it both ways (accuracy.rst).  The
+ * summary's h column and the boot report's initcalls mark it with '!'.
+ */
+#define HOOKS_UNCERTAIN	0.5
 struct callee {
 	uint32_t fn;
 	uint32_t count;

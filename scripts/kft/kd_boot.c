@@ -541,6 +541,8 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 		ic->open = t->nodes[at].c.delta < 0;
 		ic->offcpu = s->offcpu[at];
 		ic->busy = s->busy[at];
+		if (t->nodes[at].c.compensated && t->nodes[at].c.raw > 0)
+			ic->hooks_share = t->nodes[at].c.hooks / t->nodes[at].c.raw;
 		if (fn >= 0)
 			top_calls(s, r, fn, ic);
 		p = nd->parent >= 0 ? group[nd->parent] : -1;
@@ -916,6 +918,7 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 	char a[32], b[32], c[32], d[32], *name;
 	uint32_t i;
 	long shown = 0;
+	bool uncertain = false;
 
 	if (r->note.times)
 		printf("%s\n", r->note.text);
@@ -1002,8 +1005,16 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 			       kd_fmt_us(kd, ic->top[k].time, a, sizeof(a)));
 			free(name);
 		}
+		if (ic->hooks_share >= HOOKS_UNCERTAIN) {
+			printf("  (!: hooks %.0f%% of it as measured)",
+			       100 * ic->hooks_share);
+			uncertain = true;
+		}
 		putchar('\n');
 	}
+	if (uncertain)
+		printf("!: KFT's hooks were half or more of the initcall's time as measured: its compensated\n"
+		       "   time is mostly the calibration's estimate, uncertain on a real CPU (--raw for measured)\n");
 }
 
 static int by_start_p(const void *a, const void *b)

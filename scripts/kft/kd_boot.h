@@ -42,6 +42,7 @@ struct boot_initcall {
 	int level;		/* 0..7, #N if !levels8, BOOT_LEVEL_* */
 	long pid;
 	double start, time, offcpu, busy;
+	double hooks_share;	/* of its measured time, compensated; else 0 */
 	bool open;		/* never returned: no exit in the log (a hang) */
 	struct boot_call top[BOOT_TOP];	/* its longest calls, longest first */
 	unsigned int ntop;

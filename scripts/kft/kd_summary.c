@@ -138,13 +138,6 @@ static const struct {
 	{ 'u', "Sub-list", 0, true },
 };
 
-/*
- * Where KFT's hooks were half or more of a function's measured time, its
- * compensated time is mostly the calibration's estimate: on a real CPU
- * the hooks' cost in place differs from it both ways (accuracy.rst).
- */
-#define HOOKS_UNCERTAIN	0.5
-
 /* Column h: the hooks' share of the measured time, "!" if uncertain. */
 static const char *hooks_share(const struct fstat *f, bool *uncertain,
 			       char *buf, size_t n)

@@ -368,6 +368,16 @@ awk '/^Phases/ { p = 1; next } /^Initcalls/ { p = 0 }
 	grep -q '^ *889.500 *299.500 .* mm_core_init$' "$tmp/boot-hooks.out" &&
 	grep -q '^ *4039.000 *1399.500 .* my_init$' "$tmp/boot-hooks.out"
 ok $? "--boot: compensated phases add up to the boot; kernel_init starts where start_kernel's calls left the clock"
+# An initcall whose hooks were half or more of its measured time: marked,
+# with a note (the summary's h column's rule); not with --raw, nor below.
+sed 's/^Hook cost = .*/Hook cost = 2000.0 ns dropped, 4000.0 ns logged, 500.0 ns own/' \
+	$fx/boot-hooks.log > "$tmp/boot-hooks2.log"
+"$KD" --boot "$tmp/boot-hooks2.log" > "$tmp/boot-hooks2.out" 2>/dev/null
+grep -q '^ *3279.000 *899.500 .* my_init  (!: hooks 53% of it as measured)$' "$tmp/boot-hooks2.out" &&
+	grep -q "^!: KFT's hooks were half or more of the initcall's time as measured" "$tmp/boot-hooks2.out" &&
+	! "$KD" --boot --raw "$tmp/boot-hooks2.log" 2>/dev/null | grep -q '!' &&
+	! grep -q '(!: \|^!: ' "$tmp/boot-hooks.out"
+ok $? "--boot: an initcall half or more hooks (my_init: 1000.5 of 1900 us) marked '!', a note; not with --raw or under half (26%)"
 "$KD" --boot --svg $fx/boot-hooks.log > "$tmp/boot-hooks.svg"
 python3 - "$tmp/boot-hooks.svg" <<'PY'
 import sys, xml.etree.ElementTree as ET

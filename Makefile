@@ -27,7 +27,7 @@ DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev cpio \
 # make check-full's too: Clang on the series that need a newer clang than
 # Debian 12's 14 (6.18 wants 15, 7.3 wants 17; tests/lib/common.sh), and
 # Chromium, which loads kd --boot --html's page (tests/tools/test_html.sh).
-DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu chromium kernelshark xvfb x11-apps x11-utils
+DEB_PACKAGES_FULL := clang-19 lld-19 llvm-19 llvm-19-dev gcc-12-plugin-dev gcc-12-plugin-dev-aarch64-linux-gnu chromium chromium-driver kernelshark xvfb x11-apps x11-utils
 # Guest architectures other than the host's; their busybox comes from Debian.
 GUEST_ARCHES := arm64 riscv64 armhf
 

@@ -118,6 +118,8 @@ static void usage(FILE *f)
 		"  --boot --html  as an HTML page: zoomable, its calls on click\n"
 		"  --boot --initcall-debug  the initcalls as the kernel's initcall_debug\n"
 		"              lines (bootgraph.pl, pm-graph, analyze-initcall-debug)\n"
+		"  --boot --boot-data  those lines as a grab-boot-data file's kernel\n"
+		"              messages (the Boot Time SIG's boot-data top, compare)\n"
 		"  --boot --check [--ktap] [--threshold P%%] [--min T] REFERENCE... LOG\n"
 		"              fail (exit 1) if the boot, a phase or an initcall of\n"
 		"              LOG got slower than in the reference boots (logs or\n"
@@ -159,7 +161,7 @@ static int stdin_uses(const char *map, int nlogs, char **logs)
 /* getopt_long()'s values for the options without a letter. */
 enum {
 	OPT_FOLDED = 256, OPT_CHROME, OPT_SVG, OPT_TIMELINE, OPT_JSON, OPT_HTML,
-	OPT_INITCALL_DEBUG, OPT_TRACECMD, OPT_DIFF, OPT_BOOT, OPT_CHECK, OPT_KTAP,
+	OPT_INITCALL_DEBUG, OPT_BOOT_DATA, OPT_TRACECMD, OPT_DIFF, OPT_BOOT, OPT_CHECK, OPT_KTAP,
 	OPT_THRESHOLD, OPT_MIN, OPT_RAW, OPT_PID, OPT_CPU, OPT_FROM, OPT_TO,
 	OPT_SUBTREE,
 };
@@ -179,6 +181,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "html", no_argument, NULL, OPT_HTML },
 	{ "initcall-debug", no_argument, NULL, OPT_INITCALL_DEBUG },
+	{ "boot-data", no_argument, NULL, OPT_BOOT_DATA },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "ktap", no_argument, NULL, OPT_KTAP },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -203,6 +206,7 @@ static const struct {
 	{ OPT_JSON, "--json", KD_OUT_BOOT_JSON },
 	{ OPT_HTML, "--html", KD_OUT_BOOT_HTML },
 	{ OPT_INITCALL_DEBUG, "--initcall-debug", KD_OUT_INITCALL_DEBUG },
+	{ OPT_BOOT_DATA, "--boot-data", KD_OUT_BOOT_DATA },
 };
 
 /*
@@ -317,6 +321,7 @@ static int parse_options(int argc, char **argv, struct kd_options *o,
 		case OPT_JSON:
 		case OPT_HTML:
 		case OPT_INITCALL_DEBUG:
+		case OPT_BOOT_DATA:
 			for (size_t k = 0; k < sizeof(outputs) / sizeof(*outputs); k++) {
 				if (outputs[k].opt != opt)
 					continue;
@@ -373,7 +378,7 @@ static bool boot_output(enum kd_output out)
 {
 	return out == KD_OUT_TEXT || out == KD_OUT_SVG ||
 	       out == KD_OUT_BOOT_JSON || out == KD_OUT_BOOT_HTML ||
-	       out == KD_OUT_INITCALL_DEBUG;
+	       out == KD_OUT_INITCALL_DEBUG || out == KD_OUT_BOOT_DATA;
 }
 
 /*
@@ -415,18 +420,21 @@ static bool check_options(struct kd_options *o, const struct cmdline *cl)
 		return false;
 	}
 	if ((o->output == KD_OUT_BOOT_JSON || o->output == KD_OUT_BOOT_HTML ||
-	     o->output == KD_OUT_INITCALL_DEBUG || o->check || cl->boot_opts) &&
+	     o->output == KD_OUT_INITCALL_DEBUG ||
+	     o->output == KD_OUT_BOOT_DATA || o->check || cl->boot_opts) &&
 	    !o->boot) {
-		fprintf(stderr, "kd: --json, --html, --initcall-debug, --check, --threshold, --min and --ktap go with --boot (a trace as JSON: --chrome)\n");
+		fprintf(stderr, "kd: --json, --html, --initcall-debug, --boot-data, --check, --threshold, --min and --ktap go with --boot (a trace as JSON: --chrome)\n");
 		return false;
 	}
 	/*
 	 * --boot's -n and -t cut the report as text and --svg; its data
-	 * (--json, --html, --initcall-debug) has every phase and initcall.
+	 * (--json, --html, --initcall-debug, --boot-data) has every phase and
+	 * initcall.
 	 */
 	if (o->boot && (o->output == KD_OUT_BOOT_JSON ||
 			o->output == KD_OUT_BOOT_HTML ||
-			o->output == KD_OUT_INITCALL_DEBUG) &&
+			o->output == KD_OUT_INITCALL_DEBUG ||
+			o->output == KD_OUT_BOOT_DATA) &&
 	    (cl->opt_n || cl->opt_t || cl->opt_s || cl->opt_f)) {
 		fprintf(stderr, "kd: %s goes with the boot report as text or --svg, not with %s: it has every phase and initcall\n",
 			cl->opt_n ? "-n" : cl->opt_t ? "-t" : cl->opt_s ? "-s" : cl->opt_f,
@@ -460,7 +468,7 @@ static bool check_options(struct kd_options *o, const struct cmdline *cl)
 		return false;
 	}
 	if (o->boot && o->diff && !text) {
-		fprintf(stderr, "kd: --boot --diff is a table: not with --svg, --json, --html or --initcall-debug\n");
+		fprintf(stderr, "kd: --boot --diff is a table: not with --svg, --json, --html, --initcall-debug or --boot-data\n");
 		return false;
 	}
 	if (o->diff && !strcmp(cl->logs[0], "-") && !strcmp(cl->logs[1], "-")) {
@@ -523,6 +531,7 @@ static int analyse(struct kd *kd, const char *log, struct kft_symtab *st)
 		case KD_OUT_BOOT_JSON:
 		case KD_OUT_BOOT_HTML:
 		case KD_OUT_INITCALL_DEBUG:
+		case KD_OUT_BOOT_DATA:
 			break;		/* --boot's (check_options()) */
 		}
 	}

@@ -57,6 +57,7 @@ enum kd_output {
 	KD_OUT_BOOT_JSON,	/* --boot --json */
 	KD_OUT_BOOT_HTML,	/* --boot --html */
 	KD_OUT_INITCALL_DEBUG,	/* --boot --initcall-debug */
+	KD_OUT_BOOT_DATA,	/* --boot --boot-data */
 };
 
 /* The command line, as kd.c parsed and checked it; read-only after. */

@@ -1226,7 +1226,10 @@ static void print_html(struct kd *kd, const struct kft_tree *t,
 		kd_boot_free(&raw);
 }
 
-/* kd --boot [--svg | --json | --html | --initcall-debug] LOG: 0, or 2 not a boot */
+/*
+ * kd --boot [--svg | --json | --html | --initcall-debug | --boot-data] LOG:
+ * 0, or 2 not a boot
+ */
 int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 {
 	struct boot_report r;
@@ -1241,6 +1244,8 @@ int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source)
 		print_html(kd, t, &r, source);
 	else if (kd->opt.output == KD_OUT_INITCALL_DEBUG)
 		kd_boot_print_initcall_debug(&r);
+	else if (kd->opt.output == KD_OUT_BOOT_DATA)
+		kd_boot_print_boot_data(&r, source);
 	else
 		print_report(kd, &r);
 	kd_boot_free(&r);

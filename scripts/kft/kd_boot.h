@@ -97,6 +97,14 @@ char *kd_boot_level_text(const struct boot_report *r,
  * not UTF-8 and backslashes as \xNN (\\): no name can forge a line.
  */
 char *kd_boot_esc(const char *s);
+/*
+ * A name as one word of the kernel's log lines, on the heap: ASCII from
+ * '!' to '~' but for '+', '"' and '\\', every other byte as \xNN.  No name can
+ * forge a line, a section header or another message in it (those all
+ * have spaces), nor end early where a reader cuts at "+0x" (boot-data,
+ * pm-graph, analyze-initcall-debug).
+ */
+char *kd_boot_esc_word(const char *s);
 
 /* kd_boot.c */
 /*
@@ -144,6 +152,11 @@ void kd_boot_print_html(const struct boot_report *r,
 
 /* kd_boot_dmesg.c: --initcall-debug, the kernel's own lines, in time order. */
 void kd_boot_print_initcall_debug(const struct boot_report *r);
+/*
+ * --boot-data: those lines in a boot-data file's "KERNEL MESSAGES", after
+ * a "KFT INFO" section (the format: kd_boot_dmesg.c).
+ */
+void kd_boot_print_boot_data(const struct boot_report *r, const char *source);
 
 /* kd_boot_check.c: --check REFERENCE... LOG. */
 int kd_boot_check(struct kd *kd, char **paths, int npaths,

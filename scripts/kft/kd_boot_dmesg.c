@@ -20,11 +20,43 @@
  * than the run's mintime are not in the log, and so not here.  An
  * initcall that never returned has no "returned" line; lines are in time
  * order when initcalls overlap (one nested in another, or in other tasks).
+ * A name is one word (kd_boot_esc_word()): no name forges a line, or a
+ * message another tool looks for in any line.
+ *
+ * kd --boot --boot-data: those lines as the kernel's messages of a
+ * boot-data file, as the Boot Time SIG's grab-boot-data.sh writes it for
+ * its boot-data tool (github.com/tbird20d/boot-time-wizard: boot-data,
+ * boot_data_parser.py, grab-boot-data.sh).  The parser there starts a
+ * section at a line that begins "== " and ends " ==", and reads in any
+ * line an initcall (".* initcall NAME+... returned R after N usecs"; the
+ * last one of a name counts), time-to-init (a line with "Run /init as init
+ * process" or /sbin/init: the seconds in its "[...]") and a few other
+ * messages; it reads "Kernel Info" (KERNEL_VERSION=, KERNEL_CMDLINE=) and
+ * other sections grab-boot-data writes from the machine.  A KFT log holds
+ * none of those (no version, command line, CPUs, memory or config), so
+ * this file has what KFT knows in a section of its own, which boot-data
+ * passes over:
+ *
+ *   == KFT INFO ==
+ *   KFT_KD_VERSION="2.0"
+ *   KFT_SOURCE="boot.log"		the log, as one word
+ *   KFT_TIMES="compensated"		or "measured": KFT's hooks taken off
+ *   KFT_START_KERNEL_USECS="10"		if the log has start_kernel
+ *   KFT_TIME_TO_INIT_USECS="7400"	if it reached user space
+ *   KFT_INITCALLS="3"			in the log (mintime and longer)
+ *
+ *   == KERNEL MESSAGES ==
+ *   [    0.001820] calling  early_fn+0x0/0x0 @ 1
+ *   ...
+ *   [    0.007400] Run /init as init process
+ *
+ * every section ended by an empty line, as grab-boot-data's are.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kd.h"
 #include "kd_boot.h"
 #include "xalloc.h"
 
@@ -100,7 +132,7 @@ void kd_boot_print_initcall_debug(const struct boot_report *r)
 	qsort(ev, m, sizeof(*ev), by_time);
 	for (i = 0; i < m; i++) {
 		const struct boot_initcall *ic = ev[i].ic;
-		char *name = kd_boot_esc(ic->name);
+		char *name = kd_boot_esc_word(ic->name);
 
 		stamp(ev[i].at);
 		if (!ev[i].ret)
@@ -117,4 +149,26 @@ void kd_boot_print_initcall_debug(const struct boot_report *r)
 	}
 	free(order);
 	free(ev);
+}
+
+void kd_boot_print_boot_data(const struct boot_report *r, const char *source)
+{
+	char *src = kd_boot_esc_word(source);
+	uint32_t i, n = 0;
+
+	for (i = 0; i < r->ncalls; i++)
+		n += r->calls[i].name != NULL;
+	printf("== KFT INFO ==\n");
+	printf("KFT_KD_VERSION=\"%s\"\n", KD_VERSION);
+	printf("KFT_SOURCE=\"%s\"\n", src);
+	printf("KFT_TIMES=\"%s\"\n", r->note.times ? r->note.times : "measured");
+	if (r->has_start && isfinite(r->t0))
+		printf("KFT_START_KERNEL_USECS=\"%lld\"\n", llround(r->t0));
+	if (r->reached && isfinite(r->end))
+		printf("KFT_TIME_TO_INIT_USECS=\"%lld\"\n", llround(r->end));
+	printf("KFT_INITCALLS=\"%u\"\n", n);
+	printf("\n== KERNEL MESSAGES ==\n");
+	kd_boot_print_initcall_debug(r);
+	printf("\n");
+	free(src);
 }

@@ -44,6 +44,22 @@ char *kd_boot_esc(const char *s)
 	return out;
 }
 
+char *kd_boot_esc_word(const char *s)
+{
+	char *out = xmalloc(4 * strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c <= 0x20 || c >= 0x7f || c == '\\' || c == '+' || c == '"')
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = c;
+	}
+	*o = '\0';
+	return out;
+}
+
 void kd_boot_free(struct boot_report *r)
 {
 	uint32_t i, k;

@@ -48,6 +48,8 @@ static const char *const modes[][8] = {
 	{ "--boot", "--check", "--ktap", "--min", "0", NULL },
 	/* The report as a page: both reports, any name in its data. */
 	{ "--boot", "--html", NULL },
+	/* A boot-data file: any name one word of its lines. */
+	{ "--boot", "--boot-data", NULL },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

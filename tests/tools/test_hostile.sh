@@ -674,7 +674,8 @@ ok $? "a line of words among the data, no header after it: named, exit 1"
 
 # --- kd: options that contradict each other or say nothing -------------------
 for pair in "-c --folded" "--folded -c" "--chrome --svg" "--svg --timeline" "--timeline --chrome" \
-	"-c --chrome" "--diff -c" "--diff --folded" "--boot --json --svg" "--boot --json --initcall-debug"; do
+	"-c --chrome" "--diff -c" "--diff --folded" "--boot --json --svg" "--boot --json --initcall-debug" \
+	"--boot --boot-data --json" "--boot --initcall-debug --boot-data"; do
 	set -- $pair
 	run modes "$KD" "$@" $fx/kd/nested.log
 	[ "$1" = --boot ] && shift

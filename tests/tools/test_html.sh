@@ -14,7 +14,9 @@
 # apart).  Options it does not take are refused.  In make check-full
 # (KFT_TIER=full, or KFT_CHROMIUM=1): headless Chromium loads the pages
 # with nothing in its console, and screenshots of the whole boot and of
-# a zoomed view show each bar's colour where the page's geometry put it.
+# a zoomed view show each bar's colour where the page's geometry put it;
+# with chromedriver (chromium-driver), real input events through WebDriver
+# (webdriver_check.py): a click on a bar shows its calls, the wheel zooms.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -209,4 +211,45 @@ sed '0,/"format": "kft-boot-report",/s//"format": "kft-boot-report",,/' "$tmp/bo
 chrome "$tmp/broken" "file://$tmp/broken.html" && console "$tmp/broken" | grep -q 'Uncaught SyntaxError' &&
 	! python3 "$chk" shot "$tmp/broken.dom" "$tmp/broken.png" > /dev/null 2>&1
 ok $? "Chromium: a page whose data does not parse is caught (the console's error, the page's)"
+
+# Real input events (chromedriver, the W3C WebDriver protocol from
+# Python's urllib: tests/tools/webdriver_check.py): a pointer click on an
+# initcall's bar shows its calls in the panel, a turn of the wheel over
+# the timeline zooms in around the pointer; screenshots after each, the
+# console empty.  And the check fails a page whose bars take no click,
+# whose chart takes no wheel, or that logs an error.
+wd=tests/tools/webdriver_check.py
+if ! command -v chromedriver > /dev/null; then
+	tap_skip "real clicks and wheel: chromedriver is not installed (make deps-full: chromium-driver)"
+else
+	# wd NAME PAGE JSON: the check's output in NAME.wd, its first lines said if it fails
+	wdrun() {
+		timeout 300 python3 "$wd" "$tmp/$2" "$tmp/$3" "$tmp/wd-$1" > "$tmp/$1.wd" 2>&1
+		local rc=$?
+		[ $rc -eq 0 ] || head -5 "$tmp/$1.wd" | sed 's/^/# /'
+		return $rc
+	}
+	wdrun boot boot.html boot.json &&
+		grep -q '^click: initcall 1 (slow_init) at ([0-9]*, [0-9]*): the panel names it and its 3 calls$' "$tmp/boot.wd" &&
+		grep -q '^wheel: at ([0-9]*, [0-9]*): the view 0.000-7390.000 us, then ' "$tmp/boot.wd"
+	ok $? "WebDriver: a click on slow_init's bar lists its 3 calls; the wheel zooms in from 0-7390 us; screenshots right, console empty"
+	wdrun hostile hostile-hooks.html hostile-hooks.json &&
+		grep -q '^click: initcall [0-9]* (init_[0-9]*_</script><script>alert(1)' "$tmp/hostile.wd"
+	ok $? "WebDriver: the hostile names' page: a click lists the calls named </script><script>alert(1)... as text, in order"
+	sed 's/rc.addEventListener("click", function () { select(w.i); });//' "$tmp/boot.html" > "$tmp/noclick.html"
+	! cmp -s "$tmp/boot.html" "$tmp/noclick.html" &&
+		! python3 "$wd" "$tmp/noclick.html" "$tmp/boot.json" "$tmp/wd-noclick" > "$tmp/noclick.wd" 2>&1 &&
+		grep -q "after a click on initcall 1 ('slow_init')" "$tmp/noclick.wd"
+	ok $? "WebDriver: a page whose bars take no click fails the check"
+	sed 's/svg.addEventListener("wheel"/svg.addEventListener("no-wheel"/' "$tmp/boot.html" > "$tmp/nowheel.html"
+	! cmp -s "$tmp/boot.html" "$tmp/nowheel.html" &&
+		! python3 "$wd" "$tmp/nowheel.html" "$tmp/boot.json" "$tmp/wd-nowheel" > "$tmp/nowheel.wd" 2>&1 &&
+		grep -q "no zoom" "$tmp/nowheel.wd"
+	ok $? "WebDriver: a page whose chart takes no wheel fails the check"
+	sed 's/document.body.setAttribute("data-ready", "1");/console.error("planted"); &/' "$tmp/boot.html" > "$tmp/noisy.html"
+	! cmp -s "$tmp/boot.html" "$tmp/noisy.html" &&
+		! python3 "$wd" "$tmp/noisy.html" "$tmp/boot.json" "$tmp/wd-noisy" > "$tmp/noisy.wd" 2>&1 &&
+		grep -q "the console after loading: .*planted" "$tmp/noisy.wd"
+	ok $? "WebDriver: a page that logs an error in the console fails the check"
+fi
 tap_done

@@ -98,6 +98,81 @@ assert seen == {"early_fn": 560, "slow_init": 270, "dev_init": 190}, seen
 assert init, "no init line"
 PY
 ok $? "--boot --initcall-debug: every line parses with pm-graph's and analyze-initcall-debug's expressions, time-to-init with boot-data's"
+
+# --boot-data: a boot-data file (the Boot Time SIG's grab-boot-data.sh
+# format), read the way boot-data's parser reads one and compared with
+# --json: the initcalls (boot-data top), time-to-init, KFT's own section.
+cat > "$tmp/bd.expected" <<'OUT'
+== KFT INFO ==
+KFT_KD_VERSION="2.0"
+KFT_SOURCE="tests/tools/fixtures/kd/boot.log"
+KFT_TIMES="measured"
+KFT_START_KERNEL_USECS="10"
+KFT_TIME_TO_INIT_USECS="7400"
+KFT_INITCALLS="3"
+
+== KERNEL MESSAGES ==
+OUT
+{ cat "$tmp/dmesg.expected"; echo; } >> "$tmp/bd.expected"
+"$KD" --boot --boot-data $fx/boot.log > "$tmp/bd.txt" &&
+	diff -u "$tmp/bd.expected" "$tmp/bd.txt"
+ok $? "--boot --boot-data: KFT INFO, then --initcall-debug's lines as KERNEL MESSAGES, each section ended by an empty line"
+bad=0
+python3 tests/tools/gen_boot_log.py 40 3 16 odd > "$tmp/odd-boot.log"
+python3 tests/tools/gen_boot_log.py 40 3 16 html > "$tmp/html-boot.log"
+for l in $fx/boot.log $fx/boot-hooks.log $fx/boot-new.log "$tmp/odd-boot.log" "$tmp/html-boot.log"; do
+	for raw in "" --raw; do
+		# shellcheck disable=SC2086
+		"$KD" --boot --boot-data $raw "$l" > "$tmp/bd.txt" &&
+			"$KD" --boot --json $raw "$l" > "$tmp/bd.json" &&
+			python3 tests/tools/boot_data_read.py "$tmp/bd.txt" "$tmp/bd.json" 5 > "$tmp/bd.top" || { bad=1; echo "# $l $raw"; }
+	done
+done
+[ $bad -eq 0 ]
+ok $? "--boot --boot-data: boot-data's sections, initcalls (top 5) and time-to-init agree with --json (5 boots, hostile names, compensated and raw)"
+"$KD" --boot --boot-data $fx/boot.log > "$tmp/bd.txt" && "$KD" --boot --json $fx/boot.log > "$tmp/bd.json" &&
+	python3 tests/tools/boot_data_read.py "$tmp/bd.txt" "$tmp/bd.json" 2 > "$tmp/bd.top" &&
+	printf '%-40s = %8d usecs\n' early_fn 560 slow_init 270 > "$tmp/bd.top.expected" &&
+	echo "time_to_init = 0.0074" >> "$tmp/bd.top.expected" &&
+	diff -u "$tmp/bd.top.expected" "$tmp/bd.top"
+ok $? "--boot --boot-data: boot-data top's two longest initcalls and time-to-init, as boot-data prints them"
+# The reader has teeth: a forged header, an initcall outside KERNEL
+# MESSAGES, a name with a space, a changed duration each fail it.
+bad=0
+"$KD" --boot --boot-data $fx/boot.log > "$tmp/bd.txt"
+for forge in 's/^\(\[    0.004245\]\) calling  slow_init/== KERNEL MESSAGES ==\n\1 calling  slow_init/' \
+	's/^KFT_INITCALLS="3"$/&\n[    0.000001] initcall evil+0x0\/0x0 returned 0 after 9 usecs/' \
+	's/slow_init+0x0\/0x0 @ 1/slow init+0x0\/0x0 @ 1/' \
+	's/after 270 usecs/after 271 usecs/' 's/Run \/init/Run \/sbin\/init/'; do
+	sed "$forge" "$tmp/bd.txt" > "$tmp/bd-forged.txt"
+	if cmp -s "$tmp/bd.txt" "$tmp/bd-forged.txt" ||
+		python3 tests/tools/boot_data_read.py "$tmp/bd-forged.txt" "$tmp/bd.json" > /dev/null 2>&1; then
+		bad=1; echo "# not caught: $forge"
+	fi
+done
+[ $bad -eq 0 ]
+ok $? "boot_data_read.py fails a forged section header, an initcall in KFT INFO, a name with a space, a changed duration, another init"
+# Hostile names (the HTML boot's: </script>, U+2028, quotes, controls) in
+# --initcall-debug's and --boot-data's lines: one word each, ASCII, so no
+# reader splits a line (Python's splitlines() splits at U+2028) or reads
+# another message in it.
+bad=0
+for m in --initcall-debug --boot-data; do
+	"$KD" --boot $m "$tmp/html-boot.log" > "$tmp/hn.txt" &&
+		python3 - "$tmp/hn.txt" <<'PY' || bad=1
+import re, sys
+raw = open(sys.argv[1], "rb").read()
+assert all(b == 10 or 0x20 <= b <= 0x7e for b in raw), "not ASCII"
+text = raw.decode("ascii")
+assert text.splitlines() == text.split("\n")[:-1], "a line break other than \\n"
+names = re.findall(r"(?:calling  |initcall )(\S+)\+0x0/0x0 ", text)
+assert len(names) >= 40 and any("\\x3c" in n or "<" in n for n in names), names[:3]
+assert all(re.fullmatch(r"[!-~]+", n) and "+" not in n for n in names), names
+PY
+done
+[ $bad -eq 0 ]
+ok $? "--initcall-debug, --boot-data: hostile names one word of ASCII each, no line split"
+
 # The same script in every series: the cache's default tree, or the
 # linux-source package make deps installs (the tree may not be extracted
 # yet; KFT_KVER may name a series whose tree is called otherwise).
@@ -284,13 +359,13 @@ ok $? "--boot on one boot's start and another's end (two runs): exit 2, both run
 { head -n 11 $fx/boot.log
   printf '%12s %12s %6s %32s %-40s %4s\n' 10 50 100 kernel_clone '__do_sys_clone+0x54' 0 60 20 100 copy_process 'kernel_clone+0x80' 0; } > "$tmp/fork.log"
 bad=0
-for m in "" --json --svg --initcall-debug; do
+for m in "" --json --svg --initcall-debug --boot-data; do
 	# shellcheck disable=SC2086
 	"$KD" --boot $m "$tmp/fork.log" > "$tmp/fork.out" 2> "$tmp/fork.err"
 	[ $? -eq 2 ] && grep -q 'fork.log: not a boot: none of start_kernel, .* is in the log' "$tmp/fork.err" && [ ! -s "$tmp/fork.out" ] || bad=1
 done
 [ $bad -eq 0 ]
-ok $? "--boot (text, --json, --svg, --initcall-debug) on a fork's trace: exit 2, not a boot, nothing printed"
+ok $? "--boot (text, --json, --svg, --initcall-debug, --boot-data) on a fork's trace: exit 2, not a boot, nothing printed"
 "$KD" --boot --diff $fx/boot.log "$tmp/fork.log" > "$tmp/fdiff.out" 2> "$tmp/fdiff.err"
 [ $? -eq 2 ] && grep -q 'not a boot' "$tmp/fdiff.err" && ! grep -q 'Boot time' "$tmp/fdiff.out"
 ok $? "--boot --diff with a fork's trace: exit 2, no 'Boot time: 7390 us -> 50 us'"

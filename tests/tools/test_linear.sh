@@ -157,7 +157,7 @@ for n in $((N / 10)) $((4 * N / 10)); do
 	bootlog "$n" > "$tmp/boot-$n.log"
 	"$B/kd" --boot --json "$tmp/boot-$n.log" > "$tmp/boot-$n.json"
 done
-for mode in boot boot-diff boot-json boot-html boot-initcall-debug boot-check boot-check-json; do
+for mode in boot boot-diff boot-json boot-html boot-initcall-debug boot-data boot-check boot-check-json; do
 	t=()
 	for n in $((N / 10)) $((4 * N / 10)); do
 		case $mode in
@@ -166,6 +166,7 @@ for mode in boot boot-diff boot-json boot-html boot-initcall-debug boot-check bo
 		boot-json) set -- "$B/kd" --boot --json "$tmp/boot-$n.log" ;;
 		boot-html) set -- "$B/kd" --boot --html "$tmp/boot-$n.log" ;;
 		boot-initcall-debug) set -- "$B/kd" --boot --initcall-debug "$tmp/boot-$n.log" ;;
+		boot-data) set -- "$B/kd" --boot --boot-data "$tmp/boot-$n.log" ;;
 		boot-check) set -- "$B/kd" --boot --check "$tmp/boot-$n.log" "$tmp/boot-$n.log" "$tmp/boot-$n.log" ;;
 		boot-check-json) set -- "$B/kd" --boot --check "$tmp/boot-$n.json" "$tmp/boot-$n.log" ;;
 		esac

@@ -374,6 +374,19 @@ r = json.load(sys.stdin)
 ic = {i["name"]: i for i in r["initcalls"]}
 assert ic["slow_init"]["returned"] is False and "returned" not in ic["early_fn"], ic'
 ok $? "--boot says the initcall never returned (text; JSON \"returned\": false)"
+# A boot that never reached user space has no boot time: --diff and
+# --check say so, not "7390 us -> 4490 us", the hang not listed as the
+# boot got faster.
+"$KD" --boot --diff $fx/boot.log "$tmp/hang.log" > "$tmp/hdiff.out" 2> "$tmp/hdiff.err" &&
+	head -n 1 "$tmp/hdiff.out" | grep -qx 'Boot time: 7390 us -> 4490 us (no first user program: the log ends there)' &&
+	"$KD" --boot --diff "$tmp/hang.log" $fx/boot.log | head -n 1 |
+		grep -qx 'Boot time: 4490 us (no first user program: the log ends there) -> 7390 us'
+ok $? "--boot --diff with a boot that never reached user space: no boot-time change, its log's end said ($(head -n 1 "$tmp/hdiff.out"))"
+check 1 $fx/boot.log "$tmp/hang.log" && grep -q '^FAIL: the boot did not reach' "$tmp/check.out" &&
+	! grep -q '^  boot ' "$tmp/check.out" && ! grep -q 'Faster beyond' "$tmp/check.out" &&
+	{ "$KD" --boot --check --ktap $fx/boot.log "$tmp/hang.log" > "$tmp/hktap.out"; [ $? -eq 1 ]; } &&
+	grep -qx '# boot: reference 7390 us, this boot - us, change - us' "$tmp/hktap.out"
+ok $? "--check of a boot that never reached user space: FAIL, its boot time not listed as faster (-2900 us)"
 # Initcalls that overlap (one run inside another: a module's init from a
 # request_module()): the kernel's lines in time order.
 awk '{ print } $4 == "__const_udelay" {

@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kft/optonce.h"
 #include "kft/output.h"
 #include "kft/slurp.h"
 #include "kft_config.h"	/* the config language, as the kernel parses it */
@@ -622,9 +623,12 @@ static int record(int argc, char **argv)
 	bool reaped = false;
 	long nsyms;
 	pid_t pid;
+	struct kft_optonce once = { 0 };
 
 	optind = 1;
 	while ((opt = getopt(argc, argv, "+c:e:o:h")) != -1) {
+		if (!kft_opt_once(&once, "kft", opt, "+c:e:o:h", NULL))
+			return 2;
 		switch (opt) {
 		case 'c': config = optarg; break;
 		case 'e': text = optarg; break;

@@ -36,7 +36,7 @@ SYMTAB_SRC := scripts/kft/symtab.c scripts/kft/initcalls.c $(SLURP_SRC)
 CONSOLE_SRC := scripts/kft/console.c scripts/kft/crlines.c
 HOST_TOOLS := addr2sym sym2addr kd kft
 KD_SRC     := scripts/kd.c scripts/kft/kd_analyse.c scripts/kft/kd_boot.c scripts/kft/kd_boot_report.c scripts/kft/kd_boot_json.c scripts/kft/kd_boot_html.c scripts/kft/kd_boot_dmesg.c scripts/kft/kd_boot_check.c scripts/kft/json.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c scripts/kft/tracecmd.c $(CONSOLE_SRC) $(SYMTAB_SRC)
-KD_HDR     := scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/tracecmd.h
+KD_HDR     := scripts/kft/optonce.h scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/tracecmd.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
@@ -78,10 +78,10 @@ help:
 tools: $(addprefix $(BUILD)/,$(HOST_TOOLS))
 tools-asan: $(addprefix $(BUILD)/asan/,$(HOST_TOOLS))
 
-$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/optonce.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
-$(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/crlines.h
+$(BUILD)/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/crlines.h scripts/kft/optonce.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
 $(BUILD)/kd: $(KD_SRC) $(KD_HDR)
@@ -90,17 +90,17 @@ $(BUILD)/kd: $(KD_SRC) $(KD_HDR)
 $(BUILD)/asan/kd: $(KD_SRC) $(KD_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ $(KD_SRC) -lelf -lm
-$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/asan/addr2sym: scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/optonce.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) -o $@ scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
-$(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/crlines.h
+$(BUILD)/asan/sym2addr: scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) kernel/kft_config.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/crlines.h scripts/kft/optonce.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(SANITIZE) $(HOST_INC) $(KCFG_INC) -o $@ scripts/sym2addr.c $(SYMTAB_SRC) $(CONFIG_SRC) -lelf
 
 # kft, the target's recorder: for the board, static, libc alone; here for
 # its tests (KFT_PROC points it at a fake /proc).
 KFT_SRC := scripts/kft.c $(SLURP_SRC) $(CONFIG_SRC)
-KFT_HDR := kernel/kft_config.h scripts/kft/slurp.h scripts/kft/output.h
+KFT_HDR := scripts/kft/optonce.h kernel/kft_config.h scripts/kft/slurp.h scripts/kft/output.h
 $(BUILD)/kft: $(KFT_SRC) $(KFT_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) $(KCFG_INC) -o $@ $(KFT_SRC)
@@ -114,7 +114,7 @@ kft-target: $(KFT_SRC) $(KFT_HDR)
 
 # The kernel build's boot run generator, as scripts/Makefile builds it (with
 # the kernel's host warnings), sanitized for its tests.
-$(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h
+$(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h scripts/kft/optonce.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) $(KCFG_INC) -o $@ scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC)
 
@@ -181,7 +181,7 @@ $(BUILD)/fuzz_symtab: tests/fuzz/fuzz_symtab.c tests/fuzz/fuzz_memfile.h $(SYMTA
 	$(FUZZ_CC) $(HOST_INC) -o $@ tests/fuzz/fuzz_symtab.c $(SYMTAB_SRC) -lelf
 
 # libFuzzer on mkkftrun as the kernel build runs it.
-$(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h
+$(BUILD)/fuzz_mkkftrun: tests/fuzz/fuzz_mkkftrun.c tests/fuzz/fuzz_memfile.h scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft_config.h scripts/kft/slurp.h scripts/kft/optonce.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Dmain=mkkftrun_main $(KCFG_INC) -o $@ tests/fuzz/fuzz_mkkftrun.c scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC)
 
@@ -191,7 +191,7 @@ $(BUILD)/fuzz_kft: tests/fuzz/fuzz_kft.c tests/fuzz/fuzz_memfile.h $(KFT_SRC) $(
 	$(FUZZ_CC) $(KCFG_INC) -o $@ tests/fuzz/fuzz_kft.c $(SLURP_SRC) $(CONFIG_SRC)
 
 # libFuzzer on addr2sym as the command runs: any log, console captures too.
-$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h
+$(BUILD)/fuzz_addr2sym: tests/fuzz/fuzz_addr2sym.c tests/fuzz/fuzz_memfile.h scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/optonce.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Dmain=addr2sym_main $(HOST_INC) -o $@ tests/fuzz/fuzz_addr2sym.c scripts/addr2sym.c $(SYMTAB_SRC) $(CONSOLE_SRC) -lelf -pthread
 

@@ -28,6 +28,7 @@
 #include "kft/console.h"
 #include "kft/crlines.h"
 #include "kft/optnum.h"
+#include "kft/optonce.h"
 #include "kft/output.h"
 #include "kft/symtab.h"
 
@@ -842,9 +843,12 @@ int main(int argc, char **argv)
 	long long n;
 	char err[512];
 	int c, ret;
+	struct kft_optonce once = { 0 };
 
 	a = (struct a2s){ .path = "<stdin>" };	/* main may run again: fuzz_addr2sym */
 	while ((c = getopt_long(argc, argv, "m:e:o:j:hV", opts, NULL)) != -1) {
+		if (!kft_opt_once(&once, "addr2sym", c, "m:e:o:j:hV", opts))
+			return 2;
 		switch (c) {
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;

@@ -20,6 +20,7 @@
 #include "kft/kd.h"
 #include "kft/kd_boot.h"
 #include "kft/optnum.h"
+#include "kft/optonce.h"
 #include "kft/tracecmd.h"
 #include "kft/output.h"
 
@@ -243,10 +244,14 @@ struct cmdline {
 static int parse_options(int argc, char **argv, struct kd_options *o,
 			 struct cmdline *cl)
 {
+	static const char shortopts[] = "n:t:s:f:lcirm:e:hV";
+	struct kft_optonce once = { 0 };
 	long long n;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "n:t:s:f:lcirm:e:hV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, long_opts, NULL)) != -1) {
+		if (!kft_opt_once(&once, "kd", opt, shortopts, long_opts))
+			return 2;
 		switch (opt) {
 		case 'n':
 			if (!kft_opt_int(optarg, 10, 0, LONG_MAX, &n)) {

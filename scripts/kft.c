@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kft/optonce.h"
 #include "kft/output.h"
 #include "kft/slurp.h"
 #include "kft_config.h"	/* the config language, as the kernel parses it */
@@ -57,9 +58,10 @@ static void usage(FILE *f)
 		"Exit status: CMD's once its log is saved (128 + N if signal N killed\n"
 		"it; 0 if it still runs); 127 if CMD could not be run; 1 if nothing was\n"
 		"saved (a refused config, another config replaced the run, a write\n"
-		"failed); 2 for a bad command line.  SIGINT, SIGTERM, SIGHUP, SIGQUIT:\n"
-		"passed on to CMD, the run stopped, its log saved, kft ends by the\n"
-		"signal (128 + N).\n"
+		"failed); 2 for a bad command line.  A signal that would end kft\n"
+		"(SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGALRM, ...): passed on\n"
+		"to CMD, the run stopped, its log saved, kft ends by the signal\n"
+		"(128 + N).\n"
 		"status: /proc/kft.  stop: stop the run now.\n"
 		"  -h, --help  this help;  -V, --version  version\n");
 }
@@ -170,11 +172,24 @@ static char *make_config(const char *text)
 
 /*
  * Signals: SIGCHLD only wakes the wait (which polls waitpid() as well, so
- * that nothing depends on it arriving); SIGINT, SIGTERM, SIGHUP and SIGQUIT
- * end the record, the first of them named here, and whether the kernel
- * sent it (a terminal's ^C, which CMD's process group has had too).
+ * that nothing depends on it arriving); every signal whose default would
+ * end kft without a word (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+ * SIGALRM, a real-time signal...) ends the record, the first of them
+ * named here, and whether the kernel sent it (a terminal's ^C, which
+ * CMD's process group has had too).  SIGPIPE and SIGXFSZ come of kft's
+ * own writes: ignored, a write fails and says so instead (and leaves no
+ * temporary file behind).  Faults (SIGSEGV, SIGBUS...) stay as they are.
  */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+	SIGPROF, SIGXCPU, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
 static volatile sig_atomic_t got_signal, got_signals, got_from_tty;
 
 static void on_sigchld(int sig)
@@ -202,22 +217,32 @@ static void on_stop_signal(int sig, siginfo_t *info, void *ctx)
  * interrupt a write to a full console (seen on riscv64's hvc0) nor a
  * signal the saving of the log.  nanosleep() still returns early.
  */
+static void catch_unless_ignored(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old) || old.sa_handler != SIG_IGN)
+		sigaction(sig, sa, NULL);
+}
+
 static void catch_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_sigchld, .sa_flags = SA_RESTART };
-	struct sigaction old;
 	sigset_t none;
 	size_t i;
+	int rt;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = NULL;
 	sa.sa_sigaction = on_stop_signal;
 	sa.sa_flags = SA_RESTART | SA_SIGINFO;
-	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
-		if (sigaction(stop_signals[i], NULL, &old) || old.sa_handler != SIG_IGN)
-			sigaction(stop_signals[i], &sa, NULL);
-	}
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		catch_unless_ignored(stop_signals[i], &sa);
+	for (rt = SIGRTMIN; rt <= SIGRTMAX; rt++)
+		catch_unless_ignored(rt, &sa);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
@@ -242,13 +267,39 @@ static void child_signals(void)
 
 static const char *signame(int sig)
 {
+	static char rt[32];
+
 	switch (sig) {
 	case SIGINT: return "SIGINT";
 	case SIGTERM: return "SIGTERM";
 	case SIGHUP: return "SIGHUP";
 	case SIGQUIT: return "SIGQUIT";
+	case SIGUSR1: return "SIGUSR1";
+	case SIGUSR2: return "SIGUSR2";
+	case SIGALRM: return "SIGALRM";
+	case SIGVTALRM: return "SIGVTALRM";
+	case SIGPROF: return "SIGPROF";
+	case SIGXCPU: return "SIGXCPU";
+	case SIGIO: return "SIGIO";
+#ifdef SIGPWR
+	case SIGPWR: return "SIGPWR";
+#endif
+#ifdef SIGSTKFLT
+	case SIGSTKFLT: return "SIGSTKFLT";
+#endif
 	}
-	return "a signal";
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
+		snprintf(rt, sizeof(rt), "SIGRTMIN+%d", sig - SIGRTMIN);
+		return rt;
+	}
+	snprintf(rt, sizeof(rt), "signal %d", sig);
+	return rt;
+}
+
+/* A signal whose default dumps core: kft ends by exit(128 + N) instead. */
+static bool dumps_core(int sig)
+{
+	return sig == SIGQUIT || sig == SIGXCPU;
 }
 
 static int cmp_u64(const void *x, const void *y)
@@ -321,13 +372,16 @@ fail:
 	return -1;
 }
 
-/* Close O: 0 with PATH in place, or -1 said and PATH as it was. */
+/*
+ * Close O: 0 with PATH in place, or -1 said and PATH as it was.  WRITTEN
+ * false: a write failed, errno says why (EFBIG past ulimit -f, ENOSPC).
+ */
 static int out_close(struct outfile *o, bool written)
 {
-	int e = 0;
+	int e = written ? 0 : errno ? errno : EIO;
 
 	errno = 0;
-	if (!written || fflush(o->f) || ferror(o->f))
+	if (!e && (fflush(o->f) || ferror(o->f)))
 		e = errno ? errno : EIO;
 	if (!e && o->tmp && fsync(fileno(o->f)))
 		e = errno;
@@ -533,7 +587,8 @@ static void wait_child(pid_t pid, int *status, bool *reaped, int ticks)
 /*
  * The record's end: RET, or after a signal, what happened and kft's end
  * by the same signal (so that a shell sees it, and a loop of records
- * ends at ^C: exit status 128 + N).  SIGQUIT: exit status 131, no core.
+ * ends at ^C: exit status 128 + N).  SIGQUIT, SIGXCPU: exit status
+ * 128 + N, no core.
  */
 static int record_end(int ret, const char *cmd, pid_t pid, bool reaped)
 {
@@ -547,7 +602,7 @@ static int record_end(int ret, const char *cmd, pid_t pid, bool reaped)
 	fprintf(stderr, "kft: ended by %s\n", signame(sig));
 	fflush(stdout);
 	fflush(stderr);
-	if (sig != SIGQUIT) {
+	if (!dumps_core(sig)) {
 		signal(sig, SIG_DFL);
 		sigemptyset(&set);
 		sigaddset(&set, sig);
@@ -568,9 +623,12 @@ static int record(int argc, char **argv)
 	bool reaped = false;
 	long nsyms;
 	pid_t pid;
+	struct kft_optonce once = { 0 };
 
 	optind = 1;
 	while ((opt = getopt(argc, argv, "+c:e:o:h")) != -1) {
+		if (!kft_opt_once(&once, "kft", opt, "+c:e:o:h", NULL))
+			return 2;
 		switch (opt) {
 		case 'c': config = optarg; break;
 		case 'e': text = optarg; break;

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "kft/optnum.h"
+#include "kft/optonce.h"
 #include "kft/output.h"
 #include "kft/slurp.h"
 #include "kft_config.h"
@@ -134,6 +135,7 @@ int main(int argc, char **argv)
 	size_t len = 0;
 	unsigned int line;
 	int opt, parsed, ret = 1;
+	struct kft_optonce once = { 0 };
 
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -142,6 +144,8 @@ int main(int argc, char **argv)
 	};
 
 	while ((opt = getopt_long(argc, argv, "n:N:hV", longopts, NULL)) != -1) {
+		if (!kft_opt_once(&once, "mkkftrun", opt, "n:N:hV", longopts))
+			return 2;
 		switch (opt) {
 		case 'n':
 			if (!kft_opt_int(optarg, 10, 1, LONG_MAX, &n)) {

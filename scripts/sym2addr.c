@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kft/crlines.h"
+#include "kft/optonce.h"
 #include "kft/output.h"
 #include "kft/slurp.h"
 #include "kft/symtab.h"
@@ -76,8 +77,11 @@ int main(int argc, char **argv)
 	FILE *out = stdout;
 	char err[512], *text;
 	int c, ret = 1;
+	struct kft_optonce once = { 0 };
 
 	while ((c = getopt_long(argc, argv, "m:e:o:hV", opts, NULL)) != -1) {
+		if (!kft_opt_once(&once, "sym2addr", c, "m:e:o:hV", opts))
+			return 2;
 		switch (c) {
 		case 'm': map = optarg; break;
 		case 'e': elf = optarg; break;

@@ -1525,6 +1525,19 @@ bool kd_boot_times_alike(const struct boot_report *a, const char *pa,
 	return false;
 }
 
+/* A side's boot time for --diff's first line, in BUF. */
+static const char *diff_boot_time(const struct kd *kd, const struct boot_report *r,
+				  char *buf, size_t len)
+{
+	char t[32];
+	int n;
+
+	n = snprintf(buf, len, "%s us", kd_fmt_us(kd, r->end - r->t0, t, sizeof(t)));
+	if (!r->reached && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " (no first user program: the log ends there)");
+	return buf;
+}
+
 /* kd --boot --diff OLD NEW: which phase, which initcall got slower. */
 int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		 struct kft_symtab *st)
@@ -1533,7 +1546,7 @@ int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 	const char **na, **nb;
 	double *va, *vb;
 	struct boot_change *rows;
-	char x[32], y[32], z[32];
+	char x[96], y[96], z[32];
 	uint32_t i, n, m, ka, kb;
 	int ret;
 
@@ -1546,10 +1559,19 @@ int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		kd_boot_free(&rb);
 		return ret ? ret : 2;
 	}
-	printf("Boot time: %s us -> %s us (%s us)\n",
-	       kd_fmt_us(kd, ra.end - ra.t0, x, sizeof(x)),
-	       kd_fmt_us(kd, rb.end - rb.t0, y, sizeof(y)),
-	       kd_fmt_change(kd, (rb.end - rb.t0) - (ra.end - ra.t0), z, sizeof(z)));
+	/*
+	 * A boot that never reached user space has no boot time: its log's
+	 * end is said as such, and no change (it hung, or the log was cut).
+	 */
+	if (ra.reached && rb.reached)
+		printf("Boot time: %s us -> %s us (%s us)\n",
+		       kd_fmt_us(kd, ra.end - ra.t0, x, sizeof(x)),
+		       kd_fmt_us(kd, rb.end - rb.t0, y, sizeof(y)),
+		       kd_fmt_change(kd, (rb.end - rb.t0) - (ra.end - ra.t0), z, sizeof(z)));
+	else
+		printf("Boot time: %s -> %s\n",
+		       diff_boot_time(kd, &ra, x, sizeof(x)),
+		       diff_boot_time(kd, &rb, y, sizeof(y)));
 	kd_boot_times_alike(&ra, old, &rb, new, true);
 
 	m = ra.nphases > ra.ncalls ? ra.nphases : ra.ncalls;

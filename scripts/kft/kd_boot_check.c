@@ -103,7 +103,10 @@ static void collect(struct items *it, const struct boot_report *r, bool now)
 	for (i = 0; i < it->n; i++)
 		sum[i] = NAN;
 	n = 0;
-	add(&sum[at[n++]], r->end - r->t0);
+	/* A boot that never reached user space has no boot time: "-". */
+	if (r->reached)
+		add(&sum[at[n]], r->end - r->t0);
+	n++;
 	for (i = 0; i < r->nphases; i++)
 		add(&sum[at[n++]], r->phases[i].time);
 	for (i = 0; i < r->ncalls; i++)
@@ -180,6 +183,7 @@ static void print_ktap(const struct kd *kd, const struct items *it,
 		       kind_names[x->kind],
 		       isnan(x->ref) ? "-" : kd_fmt_us(kd, x->ref, a, sizeof(a)),
 		       isnan(x->now) ? "-" : kd_fmt_us(kd, x->now, b, sizeof(b)),
+		       x->kind == K_BOOT && !reached ? "-" :
 		       kd_fmt_change(kd, x->change, c, sizeof(c)),
 		       x->verdict > 0 ? ": slower beyond the threshold" :
 		       x->verdict < 0 ? ": faster beyond the threshold" : "");
@@ -261,6 +265,12 @@ int kd_boot_check(struct kd *kd, char **paths, int npaths,
 		double allowed = fmax(kd->opt.threshold * ref,
 				      kd->opt.min_change);
 
+		if (x->kind == K_BOOT && isnan(x->now)) {
+			/* Not reached: no time to compare (the FAIL says why). */
+			x->change = 0;
+			x->verdict = 0;
+			continue;
+		}
 		x->change = (isnan(x->now) ? 0 : x->now) - ref;
 		x->verdict = x->change > allowed ? 1 : -x->change > allowed ? -1 : 0;
 		if (x->verdict > 0)

@@ -30,7 +30,8 @@
  * Read back, a report must be a possible boot: times finite, 0 or more
  * and within the 104 days a log's times are; the boot's end not before
  * its start, and its "time" the difference; a phase, an initcall or a
- * call in it no longer than the boot; an initcall's time off the CPU and
+ * call in it no longer than the boot, none ending after it, the phases
+ * together no longer than it; an initcall's time off the CPU and
  * busy-waiting no more than its time; levels 0 to 7; booleans true or
  * false.  Else an error names the member and what is wrong.
  */
@@ -276,7 +277,7 @@ static bool read_report(struct reader *rd, const struct json *root,
 			struct boot_report *r)
 {
 	const struct json *f = json_get(root, "format"), *v, *boot, *a;
-	double d, total;
+	double d, total, phases = 0;
 	char where[64];
 	uint32_t i, k;
 
@@ -326,7 +327,15 @@ static bool read_report(struct reader *rd, const struct json *root,
 		if (!get_time(rd, &a->items[i], where, "start", false, total, &p->start) ||
 		    !get_time(rd, &a->items[i], where, "time", true, total, &p->time))
 			return false;
+		if (!isnan(p->start) && p->start + p->time > total + SLACK)
+			return impossible(rd, "%s\"start\" and \"time\" (%g + %g us) end after the boot (%g us)",
+					  where, p->start, p->time, total);
+		phases += p->time;
 	}
+	/* Each moment of the boot is in one phase: together, no more than it. */
+	if (phases > total + SLACK * (a->n + 1))
+		return impossible(rd, "its phases' times add up to %g us, more than the boot (%g us): each moment is in one phase",
+				  phases, total);
 	a = get_array(rd, root, "initcalls");
 	if (!a)
 		return false;
@@ -342,6 +351,9 @@ static bool read_report(struct reader *rd, const struct json *root,
 		r->ncalls++;
 		if (!get_time(rd, e, where, "time", true, total, &ic->time) ||
 		    !get_time(rd, e, where, "start", false, total, &ic->start) ||
+		    (!isnan(ic->start) && ic->start + ic->time > total + SLACK &&
+		     !impossible(rd, "%s\"start\" and \"time\" (%g + %g us) end after the boot (%g us)",
+				where, ic->start, ic->time, total)) ||
 		    !get_time(rd, e, where, "off_cpu", false, ic->time, &ic->offcpu) ||
 		    !get_time(rd, e, where, "busy_wait", false, ic->time, &ic->busy) ||
 		    !get_int(rd, e, where, "level", 0, 7, &d))

@@ -712,6 +712,34 @@ ok $? "kd -c -l / -f: the tree's columns, taken"
 run me "$KD" -m $fx/System.map -e /nonexistent $fx/kd/nested.log
 [ $rc -eq 2 ] && grep -q "^kd: -m and -e are two symbol sources: give one$" "$tmp/me.err"
 ok $? "kd -m and -e: refused, exit 2, both named"
+# An option's value given twice, two values: which was meant?  The last
+# was taken without a word (-m, -o, --pid...); refused, both named.  The
+# same value twice is taken.
+printf 'new\ntrigger start entry do_fork\nend\n' > "$tmp/twice.conf"
+while IFS='|' read -r opt args; do
+	# shellcheck disable=SC2086
+	run twice $args
+	[ $rc -eq 2 ] && [ ! -s "$tmp/twice.out" ] && [ ! -e "$tmp/tw1" ] && [ ! -e "$tmp/tw2" ] &&
+		grep -q "^$(basename "${args%% *}"): $opt given twice ('[^']*', then '[^']*'): give one\$" "$tmp/twice.err"
+	ok $? "$(basename "${args%% *}") $opt twice with two values: refused, exit 2, both named"
+done <<EOF2
+-m|$KD -m $fx/System.map -m $fx/kallsyms.txt $fx/kd/nested.log
+--pid|$KD --pid 5 --pid 7 $fx/kd/nested.log
+--subtree|$KD -c --subtree a --subtree b $fx/kd/nested.log
+-n|$KD -n 3 -n 4 $fx/kd/nested.log
+--trace-cmd|$KD --trace-cmd $tmp/tw1 --trace-cmd $tmp/tw2 $fx/kd/nested.log
+--min|$KD --boot --check --min 1ms --min 2ms $fx/kd/boot.log $fx/kd/boot.log
+-m|$A2S -m $fx/System.map --map=$fx/kallsyms.txt $fx/raw.log
+-o|$A2S -m $fx/System.map -o $tmp/tw1 -o $tmp/tw2 $fx/raw.log
+--offset|$A2S -m $fx/System.map --offset 0 --offset 0x1000 $fx/raw.log
+-o|$S2A -o $tmp/tw1 -o $tmp/tw2 $tmp/twice.conf $fx/System.map
+-e|$S2A -e $tmp/tw1 -e $tmp/tw2 $tmp/twice.conf
+-n|$MKR -n 3 -n 4 $tmp/twice.conf $tmp/tw1
+-o|$B/kft record -o $tmp/tw1 -o $tmp/tw2 -- true
+EOF2
+run twice "$KD" --pid 5 --pid 5 -n 3 -n 3 $fx/kd/nested.log
+[ $rc -eq 0 ] && [ -s "$tmp/twice.out" ]
+ok $? "kd --pid 5 --pid 5 -n 3 -n 3: the same value twice, taken"
 # Standard input can be read once: kd with the map and a log both '-'
 # (or the log left to standard input), or two logs '-', is refused.
 for args in "-m - -" "-m -" "--diff - -"; do

@@ -393,6 +393,11 @@ impossible 's/"time": 270.000/"time": 1e9/' 'initcall 2.s "time" (1e+09 us) is l
 impossible 's/"off_cpu": 100.000/"off_cpu": 5000/' 'initcall 2.s "off_cpu" (5000 us) is longer than'
 impossible 's/"level": 4,/"level": 9,/' 'initcall 2.s "level" is 9, not a whole number from 0 to 7'
 impossible 's/"pid": 1, "start": 4235/"pid": 1.5, "start": 4235/' 'initcall 2.s "pid" is 1.5'
+# Phases and initcalls within the boot, the phases no more than it together
+# (a setup_arch of 7000 us among the others' 6390 was read as a boot).
+impossible 's/"name": "setup_arch", "start": 10.000, "time": 1000.000/"name": "setup_arch", "start": 10.000, "time": 7000/' "its phases' times add up to 13390 us, more than the boot (7390 us)"
+impossible 's/"name": "setup_arch", "start": 10.000/"name": "setup_arch", "start": 7000/' 'phase 2.s "start" and "time" (7000 + 1000 us) end after the boot (7390 us)'
+impossible 's/"pid": 1, "start": 4235[.0]*/"pid": 1, "start": 7300/' 'initcall 2.s "start" and "time" (7300 + 270 us) end after the boot (7390 us)'
 sed 's/"reached_user_space": true/"reached_user_space": "true"/' "$tmp/ref.json" > "$tmp/strbool.json"
 check 2 "$tmp/strbool.json" $fx/boot.log && grep -q '"reached_user_space" is not true or false (a string, in quotes)' "$tmp/check.err"
 ok $? "--check refuses a boolean given as a string, saying so"
@@ -449,6 +454,19 @@ r = json.load(sys.stdin)
 ic = {i["name"]: i for i in r["initcalls"]}
 assert ic["slow_init"]["returned"] is False and "returned" not in ic["early_fn"], ic'
 ok $? "--boot says the initcall never returned (text; JSON \"returned\": false)"
+# A boot that never reached user space has no boot time: --diff and
+# --check say so, not "7390 us -> 4490 us", the hang not listed as the
+# boot got faster.
+"$KD" --boot --diff $fx/boot.log "$tmp/hang.log" > "$tmp/hdiff.out" 2> "$tmp/hdiff.err" &&
+	head -n 1 "$tmp/hdiff.out" | grep -qx 'Boot time: 7390 us -> 4490 us (no first user program: the log ends there)' &&
+	"$KD" --boot --diff "$tmp/hang.log" $fx/boot.log | head -n 1 |
+		grep -qx 'Boot time: 4490 us (no first user program: the log ends there) -> 7390 us'
+ok $? "--boot --diff with a boot that never reached user space: no boot-time change, its log's end said ($(head -n 1 "$tmp/hdiff.out"))"
+check 1 $fx/boot.log "$tmp/hang.log" && grep -q '^FAIL: the boot did not reach' "$tmp/check.out" &&
+	! grep -q '^  boot ' "$tmp/check.out" && ! grep -q 'Faster beyond' "$tmp/check.out" &&
+	{ "$KD" --boot --check --ktap $fx/boot.log "$tmp/hang.log" > "$tmp/hktap.out"; [ $? -eq 1 ]; } &&
+	grep -qx '# boot: reference 7390 us, this boot - us, change - us' "$tmp/hktap.out"
+ok $? "--check of a boot that never reached user space: FAIL, its boot time not listed as faster (-2900 us)"
 # Initcalls that overlap (one run inside another: a module's init from a
 # request_module()): the kernel's lines in time order.
 awk '{ print } $4 == "__const_udelay" {

@@ -159,7 +159,9 @@ done
 # A signal to kft record (^C, timeout, a closed terminal): passed on to
 # CMD, the run stopped, what it logged saved, said, kft ends by the same
 # signal (exit status 128 + N).  Before: killed, the run left armed,
-# nothing saved, not a word.
+# nothing saved, not a word.  Every signal whose default ends a process
+# does so (SIGUSR1, SIGALRM, SIGXCPU, real-time ones killed kft silently,
+# the run left armed, CMD running on).
 # wait_for FILE: until FILE is there, 10 s at most.
 wait_for() {
 	local i
@@ -172,7 +174,7 @@ watchdog() {
 	  kill -KILL "$1" ) > /dev/null 2>&1 &
 	dog=$!
 }
-for s in TERM HUP INT QUIT; do
+for s in TERM HUP INT QUIT USR1 USR2 ALRM VTALRM PROF XCPU PWR IO RTMIN+2; do
 	fake_kft "$proc" 1 primed
 	rm -f "$tmp/pid" "$tmp/s.log"
 	# (A background job's SIGINT and SIGQUIT are ignored, and stay so for
@@ -239,4 +241,17 @@ kill $dog $writer 2>/dev/null
 [ $rc -eq 143 ] && [ "$(cat "$tmp/mid" 2>/dev/null)" = old ] && cmp -s "$tmp/s.log" "$proc/kft_data" &&
 	[ -z "$(find "$tmp" -maxdepth 1 -name '.kft-*')" ]
 ok $? "a second SIGTERM while saving: FILE the whole log (before: as it was), no temporary left (exit $rc)"
+# A log past ulimit -f (SIGXFSZ, which killed kft in the middle of the
+# write, its temporary file left): the write's error said, exit 1, no
+# temporary left, the run stopped.
+mkdir -p "$tmp/big"
+cp "$proc/kallsyms" "$tmp/big/"
+fake_kft "$tmp/big" 1 primed
+{ cat "$proc/kft_data"; for _ in $(seq 2000); do tail -n 1 "$proc/kft_data"; done; } > "$tmp/big/kft_data"
+rm -f "$tmp/s.log"
+( ulimit -f 16; KFT_PROC=$tmp/big "$KFT" record -e '' -o "$tmp/s.log" -- true > "$tmp/o" 2> "$tmp/e" ) 2>/dev/null
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$tmp/s.log" ] && grep -q 's.log: File too large' "$tmp/e" &&
+	grep -q '^stop$' "$tmp/big/kft" && [ -z "$(find "$tmp" -maxdepth 1 -name '.kft-*')" ]
+ok $? "a log past ulimit -f: 'File too large', exit 1, no temporary left (exit $rc: $(tr '\n' ' ' < "$tmp/e"))"
 tap_done

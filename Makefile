@@ -36,7 +36,7 @@ SYMTAB_SRC := scripts/kft/symtab.c scripts/kft/initcalls.c $(SLURP_SRC)
 CONSOLE_SRC := scripts/kft/console.c scripts/kft/crlines.c
 HOST_TOOLS := addr2sym sym2addr kd kft
 KD_SRC     := scripts/kd.c scripts/kft/kd_analyse.c scripts/kft/kd_boot.c scripts/kft/kd_boot_report.c scripts/kft/kd_boot_json.c scripts/kft/kd_boot_html.c scripts/kft/kd_boot_dmesg.c scripts/kft/kd_boot_check.c scripts/kft/json.c scripts/kft/kd_summary.c scripts/kft/kd_tree.c scripts/kft/kd_diff.c scripts/kft/kd_format.c scripts/kft/kftlog.c scripts/kft/calltree.c scripts/kft/export.c scripts/kft/svg.c scripts/kft/callpath.c scripts/kft/tracecmd.c $(CONSOLE_SRC) $(SYMTAB_SRC)
-KD_HDR     := scripts/kft/optonce.h scripts/kft/kd.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/tracecmd.h
+KD_HDR     := scripts/kft/optonce.h scripts/kft/kd_types.h scripts/kft/kd_boot.h scripts/kft/json.h scripts/kft/pairmap.h scripts/kft/callpath.h scripts/kft/utf8.h scripts/kft/kftlog.h scripts/kft/calltree.h scripts/kft/export.h scripts/kft/symtab.h scripts/kft/initcalls.h scripts/kft/slurp.h scripts/kft/xalloc.h scripts/kft/console.h scripts/kft/crlines.h scripts/kft/tracecmd.h
 CONFIG_SRC := kernel/kft_config.c
 HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
@@ -120,10 +120,10 @@ $(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft
 
 # The kernel build's hook-site lister (scripts/kftsites), sanitized for its
 # tests: its files as scripts/Makefile's kftsites-objs links them
-# (scripts/kftsites.h lists them).
+# (scripts/kftsites_shared.h lists them).
 KFTSITES_SRC := scripts/kftsites.c scripts/kftsites_elf.c scripts/kftsites_reach.c \
 	scripts/kftsites_x86.c scripts/kftsites_arm64.c scripts/kftsites_riscv.c scripts/kftsites_arm.c
-KFTSITES_HDR := scripts/kftsites.h
+KFTSITES_HDR := scripts/kftsites_shared.h
 $(BUILD)/asan/kftsites: $(KFTSITES_SRC) $(KFTSITES_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) -o $@ $(KFTSITES_SRC) -lelf

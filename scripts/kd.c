@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "kft/export.h"
-#include "kft/kd.h"
+#include "kft/kd_types.h"
 #include "kft/kd_boot.h"
 #include "kft/optnum.h"
 #include "kft/optonce.h"

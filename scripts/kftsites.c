@@ -29,7 +29,7 @@
  *
  * This file is the command line and the lister; the object is read by
  * kftsites_elf.c, and --reach is kftsites_reach.c with its decoders
- * (kftsites.h lists the files).
+ * (kftsites_shared.h lists the files).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kftsites.h"
+#include "kftsites_shared.h"
 
 static const char *const loc_name[NR_HOOKS] = {
 	"__kft_enter_loc", "__kft_exit_loc",
@@ -63,7 +63,7 @@ static int add_site(struct object *o, enum hook h, size_t sym, int64_t addend)
 		struct site *v = realloc(s->v, cap * sizeof(*v));
 
 		if (!v)
-			return fail(o, "out of memory");
+			return obj_fail(o, "out of memory");
 		s->v = v;
 		s->cap = cap;
 	}
@@ -139,13 +139,13 @@ static int find_sites(struct object *o)
 		size_t i, n, secsym;
 
 		if (!gelf_getshdr(scn, &sh))
-			return fail(o, "bad section header");
+			return obj_fail(o, "bad section header");
 		if ((sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
 		    sh.sh_link != o->symtab_ndx || !sh.sh_entsize)
 			continue;
 		text = elf_getscn(o->elf, sh.sh_info);
 		if (!text || !gelf_getshdr(text, &tsh))
-			return fail(o, "relocations for a missing section");
+			return obj_fail(o, "relocations for a missing section");
 		if (!(tsh.sh_flags & SHF_EXECINSTR))
 			continue;
 		d = elf_getdata(scn, NULL);
@@ -160,15 +160,15 @@ static int find_sites(struct object *o)
 			int call;
 
 			if (!get_reloc(d, sh.sh_type == SHT_RELA, i, &r))
-				return fail(o, "bad relocation");
+				return obj_fail(o, "bad relocation");
 			if (GELF_R_SYM(r.r_info) >= o->nsyms)
-				return fail(o, "relocation against a missing symbol");
+				return obj_fail(o, "relocation against a missing symbol");
 			h = hook_of(o, GELF_R_SYM(r.r_info));
 			if (h == NR_HOOKS)
 				continue;
 			call = is_site(o, text, GELF_R_TYPE(r.r_info), r.r_offset, h);
 			if (call < 0)
-				return fail(o, "relocation outside its section");
+				return obj_fail(o, "relocation outside its section");
 			if (!call)
 				continue;
 			/* x86: the relocation is the CALL's operand. */
@@ -264,7 +264,7 @@ static int write_table(struct object *o, enum hook h)
 	Elf_Data *d;
 
 	if (!table || !rels)
-		return fail(o, "out of memory");
+		return obj_fail(o, "out of memory");
 	/* REL keeps the addend in the word it relocates. */
 	for (i = 0; !o->rela && i < s->n; i++) {
 		uint32_t a = s->v[i].addend;
@@ -279,7 +279,7 @@ static int write_table(struct object *o, enum hook h)
 	sh.sh_entsize = ptr;
 	loc = new_section(o, loc_name[h], &sh, table, s->n * ptr, ELF_T_BYTE);
 	if (!loc)
-		return fail(o, "cannot add a section");
+		return obj_fail(o, "cannot add a section");
 
 	snprintf(relname, sizeof(relname), "%s%s", o->rela ? ".rela" : ".rel",
 		 loc_name[h]);
@@ -293,7 +293,7 @@ static int write_table(struct object *o, enum hook h)
 	rel = new_section(o, relname, &sh, rels, s->n * relsz,
 			  o->rela ? ELF_T_RELA : ELF_T_REL);
 	if (!rel)
-		return fail(o, "cannot add a section");
+		return obj_fail(o, "cannot add a section");
 	d = elf_getdata(rel, NULL);
 	for (i = 0; i < s->n; i++) {
 		GElf_Rela r = {
@@ -305,7 +305,7 @@ static int write_table(struct object *o, enum hook h)
 
 		if (o->rela ? !gelf_update_rela(d, i, &r) :
 			      !gelf_update_rel(d, i, &rl))
-			return fail(o, "cannot write a relocation");
+			return obj_fail(o, "cannot write a relocation");
 	}
 	return 0;
 }
@@ -319,7 +319,7 @@ static int has_tables(const struct object *o)
 		const char *name = sec_name(o, scn);
 
 		if (!name)
-			return fail(o, "bad section name");
+			return obj_fail(o, "bad section name");
 		if (!strcmp(name, loc_name[ENTER]) ||
 		    !strcmp(name, loc_name[EXIT]))
 			return 1;
@@ -357,7 +357,7 @@ int process(const char *path, bool verbose)
 	if ((o.sites[ENTER].n || o.sites[EXIT].n) &&
 	    (elf_flagelf(o.elf, ELF_C_SET, ELF_F_DIRTY) == 0 ||
 	     elf_update(o.elf, ELF_C_WRITE) < 0)) {
-		fail(&o, "cannot write");
+		obj_fail(&o, "cannot write");
 		goto out;
 	}
 	ret = 0;

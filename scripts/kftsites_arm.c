@@ -4,9 +4,9 @@
  * tells which, from the mapping symbols), little- or big-endian: the
  * direct branches with their targets and instruction set, and the
  * returns that end straight-line code.  Used by kftsites_reach.c, also to
- * read a REL branch's displacement; nothing but kftsites.h.
+ * read a REL branch's displacement; nothing but kftsites_shared.h.
  */
-#include "kftsites.h"
+#include "kftsites_shared.h"
 
 /*
  * arm: B, BL, BLX and, in Thumb, B.W, B<c>.W, CBZ, CBNZ; BX and POP {pc}

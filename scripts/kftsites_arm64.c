@@ -2,9 +2,9 @@
 /*
  * kftsites --reach's arm64 decoder: the direct branches and their
  * targets, and the returns and indirect branches that end straight-line
- * code.  Used by kftsites_reach.c; nothing but kftsites.h.
+ * code.  Used by kftsites_reach.c; nothing but kftsites_shared.h.
  */
-#include "kftsites.h"
+#include "kftsites_shared.h"
 
 /* arm64: B, BL, B.cond, CBZ, CBNZ, TBZ, TBNZ; RET and BR end code. */
 void a64_insn(const uint8_t *p, uint64_t off, struct insn *in)

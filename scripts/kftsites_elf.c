@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "kftsites.h"
+#include "kftsites_shared.h"
 
 #define MAX_ALIGN	65536	/* no compiler aligns a section more */
 
@@ -22,7 +22,7 @@ const char *const hook_name[NR_HOOKS] = {
 	"__cyg_profile_func_enter", "__cyg_profile_func_exit",
 };
 
-int fail(const struct object *o, const char *what)
+int obj_fail(const struct object *o, const char *what)
 {
 	/* elf_errno() clears the error it returns: read it once. */
 	int e = elf_errno();
@@ -106,7 +106,7 @@ int index_symbols(struct object *o)
 	size_t i;
 
 	if (elf_getshdrnum(o->elf, &o->nsecs))
-		return fail(o, "bad section headers");
+		return obj_fail(o, "bad section headers");
 	while ((scn = elf_nextscn(o->elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
 		    sh.sh_link == o->symtab_ndx)
@@ -115,17 +115,17 @@ int index_symbols(struct object *o)
 	o->secsym = calloc(o->nsecs + 1, sizeof(*o->secsym));
 	o->by_sec = calloc(o->nsyms + 1, sizeof(*o->by_sec));
 	if (!o->sym_shndx || !o->secsym || !o->by_sec)
-		return fail(o, "out of memory");
+		return obj_fail(o, "out of memory");
 	for (i = 1; i < o->nsyms; i++) {
 		GElf_Word x = 0;
 		GElf_Sym sym;
 		size_t shndx;
 
 		if (!gelf_getsymshndx(o->syms, xndx, i, &sym, &x))
-			return fail(o, "bad symbol");
+			return obj_fail(o, "bad symbol");
 		shndx = sym.st_shndx == SHN_XINDEX ? x : sym.st_shndx;
 		if (sym.st_shndx == SHN_XINDEX && (!xndx || !x || x >= o->nsecs))
-			return fail(o, "a symbol's extended section index is missing or past the sections");
+			return obj_fail(o, "a symbol's extended section index is missing or past the sections");
 		if (sym.st_shndx == SHN_UNDEF ||
 		    (sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_XINDEX))
 			continue;	/* undefined, absolute, common: in no section */
@@ -240,22 +240,22 @@ static int find_symtab(struct object *o)
 	if (o->eh.e_shoff > o->size ||
 	    (o->size - o->eh.e_shoff) / (o->eh.e_shentsize ? o->eh.e_shentsize : 1) <
 	    o->eh.e_shnum || elf_getshdrnum(o->elf, &shnum))
-		return fail(o, "truncated or bad section headers");
+		return obj_fail(o, "truncated or bad section headers");
 	for (i = 1; i < shnum; i++) {
 		scn = elf_getscn(o->elf, i);
 		if (!scn || !gelf_getshdr(scn, &sh))
-			return fail(o, "truncated or bad section headers");
+			return obj_fail(o, "truncated or bad section headers");
 		if (sh.sh_type != SHT_NOBITS &&
 		    (sh.sh_offset > o->size || o->size - sh.sh_offset < sh.sh_size))
-			return fail(o, "truncated or bad section");
+			return obj_fail(o, "truncated or bad section");
 		/* Rewriting pads every section to its alignment. */
 		if (sh.sh_addralign > MAX_ALIGN)
-			return fail(o, "section aligned beyond 64 KiB");
+			return obj_fail(o, "section aligned beyond 64 KiB");
 	}
 	scn = NULL;
 	while ((scn = elf_nextscn(o->elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
-			return fail(o, "bad section header");
+			return obj_fail(o, "bad section header");
 		if (sh.sh_type == SHT_SYMTAB) {
 			o->symtab = scn;
 			o->symtab_ndx = elf_ndxscn(scn);
@@ -318,9 +318,9 @@ int open_object(struct object *o, const char *path, int *fd, bool write)
 	}
 	o->elf = elf_begin(*fd, write ? ELF_C_RDWR : ELF_C_READ_MMAP, NULL);
 	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF)
-		return fail(o, "not an ELF object");
+		return obj_fail(o, "not an ELF object");
 	if (!gelf_getehdr(o->elf, &o->eh) || o->eh.e_type != ET_REL)
-		return fail(o, "not a relocatable ELF object");
+		return obj_fail(o, "not a relocatable ELF object");
 	o->is64 = gelf_getclass(o->elf) == ELFCLASS64;
 	switch (o->eh.e_machine) {
 	case EM_AARCH64:
@@ -332,18 +332,18 @@ int open_object(struct object *o, const char *path, int *fd, bool write)
 		o->rela = false;
 		break;
 	default:
-		return fail(o, "machine not supported");
+		return obj_fail(o, "machine not supported");
 	}
 	/* The kernels KFT runs on: 64-bit but for 32-bit arm (x32 is not). */
 	if (o->is64 != (o->eh.e_machine != EM_ARM))
-		return fail(o, o->eh.e_machine == EM_X86_64 ? "an x32 object: not supported" :
+		return obj_fail(o, o->eh.e_machine == EM_X86_64 ? "an x32 object: not supported" :
 			    o->is64 ? "a 64-bit arm object: not supported" :
 			    "a 32-bit object of a 64-bit machine: not supported");
 	if (elf_getshdrstrndx(o->elf, &o->shstrndx) || find_symtab(o))
 		return -1;
 	if (!shstrtab_ok(o))
-		return fail(o, "bad section name table");
+		return obj_fail(o, "bad section name table");
 	if (!links_ok(o))
-		return fail(o, "a section links to a section that does not exist");
+		return obj_fail(o, "a section links to a section that does not exist");
 	return 0;
 }

@@ -38,7 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kftsites.h"
+#include "kftsites_shared.h"
 
 #ifndef R_AARCH64_CONDBR19
 #define R_AARCH64_CONDBR19	280
@@ -703,14 +703,14 @@ static int reach_index(struct reach *r)
 
 	r->secs = calloc(o->nsecs + 1, sizeof(*r->secs));
 	if (!r->secs)
-		return fail(o, "out of memory");
+		return obj_fail(o, "out of memory");
 	while ((scn = elf_nextscn(o->elf, scn))) {
 		size_t ndx = elf_ndxscn(scn);
 		GElf_Shdr sh;
 		Elf_Data *d;
 
 		if (!gelf_getshdr(scn, &sh) || ndx >= o->nsecs)
-			return fail(o, "bad section header");
+			return obj_fail(o, "bad section header");
 		if (sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) ||
 		    !(sh.sh_flags & SHF_ALLOC))
 			continue;
@@ -728,7 +728,7 @@ static int reach_index(struct reach *r)
 		size_t n;
 
 		if (!gelf_getshdr(scn, &sh))
-			return fail(o, "bad section header");
+			return obj_fail(o, "bad section header");
 		if ((sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
 		    sh.sh_link != o->symtab_ndx || !sh.sh_entsize ||
 		    sh.sh_info >= o->nsecs || !r->secs[sh.sh_info].exec)
@@ -741,16 +741,16 @@ static int reach_index(struct reach *r)
 			struct rel_ent *v;
 
 			if (!get_reloc(d, sh.sh_type == SHT_RELA, i, &rela))
-				return fail(o, "bad relocation");
+				return obj_fail(o, "bad relocation");
 			if (GELF_R_SYM(rela.r_info) >= o->nsyms)
-				return fail(o, "relocation against a missing symbol");
+				return obj_fail(o, "relocation against a missing symbol");
 			if (!branch_type(o, GELF_R_TYPE(rela.r_info)))
 				continue;
 			if (!(s->nrels & (s->nrels + 1)) || !s->rels) {
 				/* at 0, 1, 3, 7...: grow to twice */
 				v = realloc(s->rels, 2 * (s->nrels + 1) * sizeof(*v));
 				if (!v)
-					return fail(o, "out of memory");
+					return obj_fail(o, "out of memory");
 				s->rels = v;
 			}
 			s->rels[s->nrels].off = rela.r_offset;
@@ -789,7 +789,7 @@ static int reach_index(struct reach *r)
 					struct mapsym *v = realloc(r->map, 2 * (r->nmap + 1) * sizeof(*v));
 
 					if (!v)
-						return fail(o, "out of memory");
+						return obj_fail(o, "out of memory");
 					r->map = v;
 				}
 				r->map[r->nmap].shndx = shndx;
@@ -803,7 +803,7 @@ static int reach_index(struct reach *r)
 			struct node *v = realloc(r->nodes, cap * sizeof(*v));
 
 			if (!v)
-				return fail(o, "out of memory");
+				return obj_fail(o, "out of memory");
 			r->nodes = v;
 			r->cap = cap;
 		}
@@ -898,7 +898,7 @@ static int read_table(struct reach *r, const char *name, size_t entsize,
 	nent = td->d_size / entsize;
 	v = calloc(nent, sizeof(*v));
 	if (!v)
-		return fail(o, "out of memory");
+		return obj_fail(o, "out of memory");
 	*out = v;
 	/* The lengths as the data has them; relocations may say otherwise. */
 	for (i = 0; len_off && i < nent; i++) {
@@ -926,7 +926,7 @@ static int read_table(struct reach *r, const char *name, size_t entsize,
 			uint64_t val;
 
 			if (!get_reloc(d, sh.sh_type == SHT_RELA, i, &rela))
-				return fail(o, "bad relocation");
+				return obj_fail(o, "bad relocation");
 			sym_ndx = GELF_R_SYM(rela.r_info);
 			t = GELF_R_TYPE(rela.r_info);
 			e = rela.r_offset / entsize;
@@ -1100,7 +1100,7 @@ static int reach_walk(struct reach *r)
 	return ret;
 oom:
 	free(e.v);
-	return fail(r->o, "out of memory");
+	return obj_fail(r->o, "out of memory");
 }
 
 /*
@@ -1155,7 +1155,7 @@ int reach(const char *path, const struct reach_opts *opt)
 	if (open_object(&o, path, &fd, false))
 		goto out;
 	if (!o.symtab) {
-		fail(&o, "no symbol table");
+		obj_fail(&o, "no symbol table");
 		goto out;
 	}
 	r.msb = o.eh.e_ident[EI_DATA] == ELFDATA2MSB;

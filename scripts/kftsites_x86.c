@@ -4,9 +4,9 @@
  * the 0f, VEX and EVEX maps, ModRM, SIB, displacement, immediate), its
  * direct branch's target, and whether straight-line code ends after it.
  * Used by kftsites_reach.c; tests/tools/test_kftreach.sh checks it
- * against objdump.  Nothing but kftsites.h.
+ * against objdump.  Nothing but kftsites_shared.h.
  */
-#include "kftsites.h"
+#include "kftsites_shared.h"
 
 /*
  * x86_64 opcodes: does a ModRM byte follow, what immediate, is it a

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "crlines.h"
-#include "kd.h"
+#include "kd_types.h"
 
 static bool wanted(const struct kd *kd, const struct kft_call *c)
 {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "export.h"
-#include "kd.h"
+#include "kd_types.h"
 
 #define BOOT_TOP	3	/* longest calls kept inside an initcall */
 

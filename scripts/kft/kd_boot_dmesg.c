@@ -56,7 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kd.h"
+#include "kd_types.h"
 #include "kd_boot.h"
 #include "xalloc.h"
 

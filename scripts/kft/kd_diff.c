@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kd.h"
+#include "kd_types.h"
 #include "xalloc.h"
 
 struct diff_row {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "export.h"
-#include "kd.h"
+#include "kd_types.h"
 
 /*
  * v in microseconds, with 3 decimals if the log has them: "%.3f" / "%.0f"

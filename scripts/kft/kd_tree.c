@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kd.h"
+#include "kd_types.h"
 #include "xalloc.h"
 
 /* -c: the call tree.  Each display tree has its own marker character. */

@@ -57,7 +57,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kd.h"
+#include "kd_types.h"
 #include "tracecmd.h"
 #include "utf8.h"
 #include "xalloc.h"

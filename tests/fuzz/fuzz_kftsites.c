@@ -4,7 +4,7 @@
  * message or listed and rewritten, never crash, hang or leak.  What it
  * rewrites is read again: the second run must find the tables and leave
  * the file alone.  --reach reads every input first (it writes nothing).
- * Linked with kftsites' files (scripts/kftsites.h), its main() built as
+ * Linked with kftsites' files (scripts/kftsites_shared.h), its main() built as
  * kftsites_main; its refusals are muted by tests/fuzz/test_fuzz.sh
  * (-close_fd_mask=3).
  */
@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "kftsites.h"
+#include "kftsites_shared.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

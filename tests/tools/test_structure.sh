@@ -15,7 +15,7 @@
 # function that raises the hooks' bracket (kft_pin(), preemption off)
 # drops it too; and make bench-steps' switch stays out of the hooks.
 # Host side: kd's files call each other without a loop; kftsites' files
-# are those scripts/kftsites.h's map lists, each using only those below
+# are those scripts/kftsites_shared.h's map lists, each using only those below
 # it, and KFT's Makefile and every queue's scripts/Makefile build them all.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -166,8 +166,8 @@ ok $? "kd's files call each other without a loop (loops: $loops)"
 # kd's options apart from its analysis (struct kd_options, kd->opt), and
 # its outputs an enum (enum kd_output), not letters.
 letters=$(grep -nE "output *[!=]= *'|output *= *'|strchr\(\"[a-zA-Z]*\", *[a-z.>-]*output\)" scripts/kd.c scripts/kft/*.c)
-grep -q '^struct kd_options {' scripts/kft/kd.h && grep -q '^enum kd_output {' scripts/kft/kd.h &&
-	grep -qP '^struct kd \{\n?' scripts/kft/kd.h && [ -z "$letters" ]
+grep -q '^struct kd_options {' scripts/kft/kd_types.h && grep -q '^enum kd_output {' scripts/kft/kd_types.h &&
+	grep -qP '^struct kd \{\n?' scripts/kft/kd_types.h && [ -z "$letters" ]
 ok $? "kd's options are a struct kd_options, its outputs an enum kd_output, no letters${letters:+: $(echo "$letters" | paste -sd';')}"
 
 # kft.c's functions: name -> body, comments and strings stripped; and the
@@ -211,13 +211,13 @@ steps=$(sed -n 's/^steps //p' <<< "$hot")
 [ "$steps" = - ]
 ok $? "kft.c: make bench-steps' switch is called only from its own #ifdef CONFIG_KFT_BENCH_STEPS block (outside it: $steps)"
 
-# kftsites' files (scripts/kftsites*.c): scripts/kftsites.h's opening map
+# kftsites' files (scripts/kftsites*.c): scripts/kftsites_shared.h's opening map
 # lists them, each using only those below it; KFT's Makefile builds them
 # (KFTSITES_SRC, for build/asan/kftsites and fuzz_kftsites), every queue's
 # scripts/Makefile links them (kftsites-objs) and makes every object
 # depend on each (recordmcount_source), and the fuzz target links them
 # rather than #including one.
-mapfile -t ks < <(sed -n '/^#ifndef _SCRIPTS_KFTSITES_H/q; /^ \*   kftsites/p' scripts/kftsites.h 2>/dev/null |
+mapfile -t ks < <(sed -n '/^#ifndef _SCRIPTS_KFTSITES_SHARED_H/q; /^ \*   kftsites/p' scripts/kftsites_shared.h 2>/dev/null |
 	grep -o 'kftsites[a-z0-9_]*\.c')
 missing=
 for f in "${ks[@]}"; do
@@ -227,7 +227,7 @@ for f in scripts/kftsites*.c; do
 	printf '%s\n' "${ks[@]}" | grep -qx "${f#scripts/}" || missing+=" ${f#scripts/}(not in the map)"
 done
 [ "${#ks[@]}" -ge 3 ] && [ -z "$missing" ]
-ok $? "kftsites.h's map lists kftsites' files, each exists, every scripts/kftsites*.c is in it (${ks[*]})${missing:+:$missing}"
+ok $? "kftsites_shared.h's map lists kftsites' files, each exists, every scripts/kftsites*.c is in it (${ks[*]})${missing:+:$missing}"
 
 want=$(printf 'scripts/%s\n' "${ks[@]}" | sort | paste -sd' ')
 src=$(make -s -p -n build/asan/kftsites 2>/dev/null | sed -n 's/^KFTSITES_SRC := //p' | head -n 1 | tr ' ' '\n' | grep . | sort | paste -sd' ')
@@ -249,7 +249,7 @@ for q in patches/linux-*/; do
 	deps=$(printf 'srctree := .\n$(info $(strip %s))\nall: ; @:\n' "$deps" | make -s -f - 2>/dev/null |
 		tr ' ' '\n' | sed 's|^\./||' | grep . | sort | paste -sd' ')
 	[ "$objs" = "$(printf '%s\n' "${ks[@]}" | sed 's/\.c$/.o/' | sort | paste -sd' ')" ] &&
-		[ "$deps" = "$(printf 'scripts/%s\n' "${ks[@]}" kftsites.h | sort | paste -sd' ')" ]
+		[ "$deps" = "$(printf 'scripts/%s\n' "${ks[@]}" kftsites_shared.h | sort | paste -sd' ')" ]
 	ok $? "${q#patches/}: scripts/Makefile links kftsites' files (kftsites-objs: ${objs:-none}), every object depends on each (recordmcount_source: ${deps:-none})"
 done
 
@@ -280,7 +280,7 @@ PY
 )
 rc=$?
 [ "${#ks[@]}" -ge 3 ] && [ "$built" = 1 ] && [ $rc = 0 ] && [ -z "$up" ]
-ok $? "kftsites' files each build to an object; none uses one above it in kftsites.h's map${up:+: $(echo "$up" | paste -sd';')}"
+ok $? "kftsites' files each build to an object; none uses one above it in kftsites_shared.h's map${up:+: $(echo "$up" | paste -sd';')}"
 
 # One copy of each piece of code: the config parser (kernel/kft_config.c)
 # is linked as an object by every tool, in KFT's Makefile, in the guest's

@@ -7,8 +7,8 @@
  * folded/Chrome (export.c), SVG (svg.c), the boot report (kd_boot.c).
  * Numbers are printed by kd_format.c.
  */
-#ifndef _KFT_KD_H
-#define _KFT_KD_H
+#ifndef _KFT_KD_TYPES_H
+#define _KFT_KD_TYPES_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -175,4 +175,4 @@ int kd_boot(struct kd *kd, const struct kft_tree *t, const char *source);
 int kd_boot_diff(struct kd *kd, const char *old, const char *new,
 		 struct kft_symtab *st);
 
-#endif /* _KFT_KD_H */
+#endif /* _KFT_KD_TYPES_H */

@@ -17,8 +17,8 @@
  * this header.  libelf (gelf.h) and libc alone.
  * tests/fuzz/fuzz_kftsites.c links the same files.
  */
-#ifndef _SCRIPTS_KFTSITES_H
-#define _SCRIPTS_KFTSITES_H
+#ifndef _SCRIPTS_KFTSITES_SHARED_H
+#define _SCRIPTS_KFTSITES_SHARED_H
 
 #include <gelf.h>
 #include <stdbool.h>
@@ -94,9 +94,9 @@ struct object {
 
 /*
  * The object (kftsites_elf.c).  Errors are said on stderr, naming the
- * object: fail() says what, with libelf's reason, and returns -1.
+ * object: obj_fail() says what, with libelf's reason, and returns -1.
  */
-int fail(const struct object *o, const char *what);
+int obj_fail(const struct object *o, const char *what);
 int open_object(struct object *o, const char *path, int *fd, bool write);
 int index_symbols(struct object *o);
 const char *sec_name(const struct object *o, Elf_Scn *scn);
@@ -173,4 +173,4 @@ int rv_insn(const uint8_t *p, uint64_t n, uint64_t off, struct dstate *st,
 int arm_insn(const uint8_t *p, uint64_t n, uint64_t off, bool thumb, bool msb,
 	     struct insn *in);
 
-#endif /* _SCRIPTS_KFTSITES_H */
+#endif /* _SCRIPTS_KFTSITES_SHARED_H */

@@ -35,7 +35,6 @@
  */
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -205,18 +204,13 @@ static u64 kft_cal_own(const struct kft_run *cal, unsigned long fn)
 }
 
 /*
- * Where, when and with which clock the calibration measures, for the
- * header: the cost holds for that CPU at that clock rate.  The run's times
- * are on local_clock()'s base once finished.
+ * Where and with which clock the calibration measures, for the header:
+ * the cost holds for that CPU at that clock rate (when: kft_run_finish()).
  */
 static notrace void kft_cal_where(struct kft_run *run)
 {
-	u64 now = local_clock();
-
 	run->cal_cpu = raw_smp_processor_id();
 	run->cal_khz = READ_ONCE(kft_clock_counter) ? kft_arch_cycles_khz() : 0;
-	run->cal_after_ns = run->stop_reason && now >= run->stop_ns ?
-			    now - run->stop_ns : U64_MAX;
 }
 
 /*

@@ -166,6 +166,20 @@ void kft_run_finish_log(struct kft_run *run)
 	run->finished = true;
 }
 
+/*
+ * How long after its stop a run is finished and calibrated, in ns, read
+ * on its own clock before its times are converted; U64_MAX if unknown.
+ */
+static u64 kft_since_stop_ns(const struct kft_run *run)
+{
+	u64 now = kft_clock();
+
+	if (!run->stop_reason || now < run->stop_ns ||
+	    (run->clock_raw && !kft_arch_boot_cycles_khz()))
+		return U64_MAX;
+	return kft_units_to_ns(run, run->stop_ns, now);
+}
+
 void kft_run_finish(struct kft_run *run)
 {
 	struct kft_run *cal;
@@ -175,6 +189,7 @@ void kft_run_finish(struct kft_run *run)
 	    !run->start_reason)
 		return;
 	kft_sync();
+	run->cal_after_ns = kft_since_stop_ns(run);
 	/* Made while the run is in its clock's units, which finishing ends. */
 	cal = kft_calibration_run(run);
 	kft_run_finish_log(run);

@@ -298,7 +298,7 @@ struct kft_run {
 	/* Where and when it was measured, and with which clock. */
 	int cal_cpu;
 	u32 cal_khz;			/* the cycle counter's; 0: sched_clock() */
-	u64 cal_after_ns;		/* from the run's stop; U64_MAX: unknown */
+	u64 cal_after_ns;		/* from its stop (kft_run_finish()); U64_MAX: unknown */
 	bool finished;
 	bool names_gone;		/* names unloaded code: not to be armed */
 };

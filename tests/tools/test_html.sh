@@ -236,20 +236,21 @@ else
 	wdrun hostile hostile-hooks.html hostile-hooks.json &&
 		grep -q '^click: initcall [0-9]* (init_[0-9]*_</script><script>alert(1)' "$tmp/hostile.wd"
 	ok $? "WebDriver: the hostile names' page: a click lists the calls named </script><script>alert(1)... as text, in order"
-	sed 's/rc.addEventListener("click", function () { select(w.i); });//' "$tmp/boot.html" > "$tmp/noclick.html"
-	! cmp -s "$tmp/boot.html" "$tmp/noclick.html" &&
-		! python3 "$wd" "$tmp/noclick.html" "$tmp/boot.json" "$tmp/wd-noclick" > "$tmp/noclick.wd" 2>&1 &&
-		grep -q "after a click on initcall 1 ('slow_init')" "$tmp/noclick.wd"
+	# broken NAME SED WHAT: boot.html edited by SED (the edit must take)
+	# fails the check, and its report says WHAT.
+	broken() {
+		sed "$2" "$tmp/boot.html" > "$tmp/$1.html"
+		! cmp -s "$tmp/boot.html" "$tmp/$1.html" &&
+			! python3 "$wd" "$tmp/$1.html" "$tmp/boot.json" "$tmp/wd-$1" > "$tmp/$1.wd" 2>&1 &&
+			grep -q "$3" "$tmp/$1.wd"
+	}
+	broken noclick 's/rc.addEventListener("click", function () { select(w.i); });//' \
+		"after a click on initcall 1 ('slow_init')"
 	ok $? "WebDriver: a page whose bars take no click fails the check"
-	sed 's/svg.addEventListener("wheel"/svg.addEventListener("no-wheel"/' "$tmp/boot.html" > "$tmp/nowheel.html"
-	! cmp -s "$tmp/boot.html" "$tmp/nowheel.html" &&
-		! python3 "$wd" "$tmp/nowheel.html" "$tmp/boot.json" "$tmp/wd-nowheel" > "$tmp/nowheel.wd" 2>&1 &&
-		grep -q "no zoom" "$tmp/nowheel.wd"
+	broken nowheel 's/svg.addEventListener("wheel"/svg.addEventListener("no-wheel"/' "no zoom"
 	ok $? "WebDriver: a page whose chart takes no wheel fails the check"
-	sed 's/document.body.setAttribute("data-ready", "1");/console.error("planted"); &/' "$tmp/boot.html" > "$tmp/noisy.html"
-	! cmp -s "$tmp/boot.html" "$tmp/noisy.html" &&
-		! python3 "$wd" "$tmp/noisy.html" "$tmp/boot.json" "$tmp/wd-noisy" > "$tmp/noisy.wd" 2>&1 &&
-		grep -q "the console after loading: .*planted" "$tmp/noisy.wd"
+	broken noisy 's/document.body.setAttribute("data-ready", "1");/console.error("planted"); &/' \
+		"the console after loading: .*planted"
 	ok $? "WebDriver: a page that logs an error in the console fails the check"
 fi
 tap_done

@@ -233,12 +233,12 @@ void kft_calibrate(struct kft_run *run, struct kft_run *cal)
 	run->cal_refused = false;
 	if (!cal || READ_ONCE(kft_state) != KFT_COMPLETE || kft_run != run)
 		goto out_free;
-	/* Every repeat on one CPU, the one the header names. */
-	migrate_disable();
-	kft_cal_where(run);
 	saved = kcalloc(nr_cpu_ids, sizeof(*saved), GFP_KERNEL);
 	if (!saved)
 		goto out_free;
+	/* Every repeat on one CPU, the one the header names. */
+	migrate_disable();
+	kft_cal_where(run);
 	for_each_possible_cpu(cpu)
 		for (c = 0; c < KFT_CNT_NR; c++)
 			saved[cpu][c] = atomic_long_read(&per_cpu(kft_cpu, cpu).cnt[c]);

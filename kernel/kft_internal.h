@@ -419,12 +419,12 @@ extern const unsigned long __start___kft_exit_loc[];
 extern const unsigned long __stop___kft_exit_loc[];
 
 void kft_sites_boot(void);
-void kft_sites_arm(void);
+void kft_sites_arm(const struct kft_run *run);
 void kft_sites_disarmed(void);
 void kft_sites_show(struct seq_file *m);
 #else
 static inline void kft_sites_boot(void) { }
-static inline void kft_sites_arm(void) { }
+static inline void kft_sites_arm(const struct kft_run *run) { }
 static inline void kft_sites_disarmed(void) { }
 static inline void kft_sites_show(struct seq_file *m) { }
 #endif

@@ -278,7 +278,7 @@ void kft_run_install(struct kft_run *run)
 /* Configured to primed: the hooks are called again, then see the run. */
 static void kft_run_arm(struct kft_run *run)
 {
-	kft_sites_arm();
+	kft_sites_arm(run);
 	kft_clock_setup();
 	kft_clock_run(run);
 	kft_state_set(KFT_PRIMED);

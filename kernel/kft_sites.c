@@ -15,6 +15,8 @@
  *    arm); else at early_initcall;
  *  - before a run is armed, every site becomes its call again, through
  *    the architecture's live patching (asm/kft.h: kft_arch_site_poke());
+ *    or, for a run that can log only the functions it names, only their
+ *    sites (kft_sites_choose()), and the others NOPs;
  *  - once no run has been armed for two seconds, they become NOPs again:
  *    a run stopped and armed again at once costs no patching.  The end of
  *    a run starts the 1 s poll that decides this, and arming a run
@@ -37,6 +39,7 @@
 
 #include <linux/init.h>
 #include <linux/irq_work.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kft_boot.h>
 #include <linux/memory.h>
@@ -45,6 +48,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/sort.h>
 #include <linux/stop_machine.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -59,6 +63,19 @@ static bool kft_sites_live = true;
 static unsigned int kft_sites_unused;	/* polls without a run armed */
 /* Sites found holding neither the call nor the NOP, at the last change. */
 static unsigned long kft_sites_skipped;
+/* Sites that are calls after the last change. */
+static unsigned long kft_sites_calls;
+
+/*
+ * The text whose sites the armed run needs, if not every site's: sorted,
+ * apart (kft_sites_choose()).
+ */
+struct kft_text_range {
+	unsigned long start, end;
+};
+
+static struct kft_text_range *kft_sites_ranges;
+static unsigned int kft_sites_nranges;
 
 static void kft_sites_poll(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kft_sites_work, kft_sites_poll);
@@ -275,6 +292,26 @@ static void kft_site_forms(const struct kft_site_table *t, unsigned long site,
 #define kft_arch_site_early_ptr(site)	((void *)(site))
 #endif
 
+/* Is site in the text the armed run needs (all of it: no ranges)? */
+static bool kft_site_needed(unsigned long site)
+{
+	unsigned int lo = 0, hi = kft_sites_nranges;
+
+	if (!kft_sites_ranges)
+		return true;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (site < kft_sites_ranges[mid].start)
+			hi = mid;
+		else if (site >= kft_sites_ranges[mid].end)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
 /* How sites are written. */
 enum kft_patch {
 	KFT_PATCH_EARLY,	/* one CPU, interrupts off, text writable */
@@ -290,7 +327,7 @@ static void kft_sites_set_table(const struct kft_site_table *t,
 				struct module *mod, bool live,
 				enum kft_patch how, unsigned long *n)
 {
-	bool early = how == KFT_PATCH_EARLY;
+	bool early = how == KFT_PATCH_EARLY, call;
 	u8 want[KFT_SITE_SIZE], have[KFT_SITE_SIZE];
 	const unsigned long *p;
 
@@ -300,12 +337,16 @@ static void kft_sites_set_table(const struct kft_site_table *t,
 		if (mod ? !kft_site_in_module_text(site, mod) :
 			  kft_site_gone(site))
 			continue;
-		kft_site_forms(t, site, live, want, have);
+		call = live && kft_site_needed(site);
+		kft_site_forms(t, site, call, want, have);
 		if (!kft_site_holds(site, have)) {
-			if (!kft_site_holds(site, want))
+			if (kft_site_holds(site, want))
+				kft_sites_calls += call;
+			else
 				kft_site_unexpected(site, early);
 			continue;
 		}
+		kft_sites_calls += call;
 		if (early) {
 			memcpy(kft_arch_site_early_ptr(site), want,
 			       KFT_SITE_SIZE);
@@ -374,10 +415,12 @@ static int kft_sites_module(struct notifier_block *nb, unsigned long state,
 	mutex_lock(&kft_mutex);
 	if (state == MODULE_STATE_COMING) {
 		list_add_tail(&mod->kft_sites_list, &kft_sites_mods);
-		if (!kft_sites_live) {
+		/* NOPs, or the armed run's sites only (none of them, as a rule) */
+		if (!kft_sites_live || kft_sites_ranges) {
 			mutex_lock(&text_mutex);
 			/* none of its code has run: no CPU to stop */
-			kft_sites_set_module(mod, false, KFT_PATCH_LIVE, &n);
+			kft_sites_set_module(mod, kft_sites_live, KFT_PATCH_LIVE,
+					     &n);
 			kft_arch_site_poke_done();
 			mutex_unlock(&text_mutex);
 		}
@@ -476,6 +519,7 @@ static void kft_sites_set_live(bool live)
 static void kft_sites_set(bool live, bool early)
 {
 	kft_sites_skipped = 0;
+	kft_sites_calls = 0;
 	if (early)
 		kft_sites_set_all(live, KFT_PATCH_EARLY);
 	else
@@ -527,13 +571,204 @@ static int __init kft_sites_early(void)
 early_initcall(kft_sites_early);
 #endif
 
-/* Before a run is armed: the hooks are called again. */
-void kft_sites_arm(void)
+/*
+ * Which sites a run needs.  A run that can log only the functions it names
+ * - a funclist, and no depth filter, scope or stack watch, which follow
+ * every call - needs only their sites, its trigger functions' and its
+ * notunder functions': the text of those functions, and of the parts the
+ * compiler moved out of them (foo.cold: the hooks there are told foo), in
+ * a kernel instrumented after inlining (KFT's plugin, or Clang), where a
+ * function's sites are in its own text.  -finstrument-functions puts an
+ * inlined function's in its callers'.  Named functions a module loaded
+ * later holds are not in the funclist, whose addresses were resolved
+ * before: that module's sites are all NOPs.
+ */
+#define KFT_SITES_IN_OWN_TEXT	(IS_ENABLED(CONFIG_KFT_AFTER_INLINING) || \
+				 IS_ENABLED(CONFIG_CC_IS_CLANG))
+
+static bool kft_sites_named_only(const struct kft_run *run)
 {
+	return KFT_SITES_IN_OWN_TEXT && run->cfg.nfuncs &&
+	       !run->cfg.depth_set &&
+	       !(run->slow & (KFT_SLOW_SCOPE | KFT_SLOW_WATCH));
+}
+
+/* The named functions and their text, as they are collected. */
+struct kft_sites_choice {
+	struct kft_text_range *r;
+	unsigned int n, room;
+	char (*names)[KSYM_NAME_LEN];	/* of r[0 .. nnames - 1] */
+	unsigned int nnames;
+	char buf[KSYM_NAME_LEN];
+};
+
+static bool kft_sites_add(struct kft_sites_choice *c, unsigned long start,
+			  unsigned long size)
+{
+	if (c->n == c->room) {
+		unsigned int room = max(2 * c->room, 64U);
+		struct kft_text_range *r = kvmalloc_array(room, sizeof(*r),
+							  GFP_KERNEL);
+
+		if (!r)
+			return false;
+		if (c->r)
+			memcpy(r, c->r, c->n * sizeof(*r));
+		kvfree(c->r);
+		c->r = r;
+		c->room = room;
+	}
+	c->r[c->n].start = start;
+	c->r[c->n].end = start + size;
+	c->n++;
+	return true;
+}
+
+/* A named function's text, its name kept for its moved-out parts. */
+static bool kft_sites_add_fn(struct kft_sites_choice *c, unsigned long fn)
+{
+	unsigned long size, off;
+	char *mod;
+
+	if (!fn)
+		return true;
+	if (!kallsyms_lookup(fn, &size, &off, &mod, c->buf) || !size)
+		return false;
+	strscpy(c->names[c->nnames++], c->buf, KSYM_NAME_LEN);
+	return kft_sites_add(c, fn - off, size);
+}
+
+/*
+ * Is name a part moved out of a named function (its name, then .cold), or
+ * code outlined from many (arm64's OUTLINED_FUNCTION_N), whose sites any
+ * function may run?
+ */
+static bool kft_sites_moved_out(const struct kft_sites_choice *c,
+				const char *name)
+{
+	const char *cold = strstr(name, ".cold");
+	unsigned int i;
+
+	if (str_has_prefix(name, "OUTLINED_FUNCTION_"))
+		return true;
+	if (!cold || cold == name)
+		return false;
+	for (i = 0; i < c->nnames; i++)
+		if (!strncmp(c->names[i], name, cold - name) &&
+		    !c->names[i][cold - name])
+			return true;
+	return false;
+}
+
+/* The moved-out parts of the named functions, by the sites in them. */
+static bool kft_sites_add_parts(struct kft_sites_choice *c,
+				const unsigned long *p, const unsigned long *end)
+{
+	unsigned long last_start = 0, last_end = 0, size, off;
+	char *mod;
+
+	for (; p < end; p++) {
+		if (*p >= last_start && *p < last_end)
+			continue;	/* the symbol just looked up */
+		if (!kallsyms_lookup(*p, &size, &off, &mod, c->buf))
+			continue;
+		last_start = *p - off;
+		last_end = last_start + size;
+		if (kft_sites_moved_out(c, c->buf) &&
+		    !kft_sites_add(c, last_start, size))
+			return false;
+	}
+	return true;
+}
+
+static int kft_range_cmp(const void *a, const void *b)
+{
+	const struct kft_text_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static bool kft_sites_collect(struct kft_sites_choice *c,
+			      const struct kft_run *run)
+{
+	unsigned long fns[] = { run->start_entry_fn, run->start_exit_fn,
+				run->stop_entry_fn, run->stop_exit_fn };
+	unsigned int nfns = run->cfg.nfuncs + run->cfg.nnotunder + 4, i;
+	struct module *mod __maybe_unused;
+
+	c->names = kvmalloc_array(nfns, sizeof(*c->names), GFP_KERNEL);
+	if (!c->names)
+		return false;
+	for (i = 0; i < run->cfg.nfuncs; i++)
+		if (!kft_sites_add_fn(c, run->funcs[i]))
+			return false;
+	for (i = 0; i < run->cfg.nnotunder; i++)
+		if (!kft_sites_add_fn(c, run->cfg.notunder[i].addr))
+			return false;
+	for (i = 0; i < ARRAY_SIZE(fns); i++)
+		if (!kft_sites_add_fn(c, fns[i]))
+			return false;
+	for (i = 0; i < ARRAY_SIZE(kft_site_tables); i++)
+		if (!kft_sites_add_parts(c, kft_site_tables[i].start,
+					 kft_site_tables[i].stop))
+			return false;
+#ifdef CONFIG_MODULES
+	list_for_each_entry(mod, &kft_sites_mods, kft_sites_list) {
+		if (!kft_sites_add_parts(c, mod->kft_enter_loc,
+					 mod->kft_enter_loc + mod->num_kft_enter_loc) ||
+		    !kft_sites_add_parts(c, mod->kft_exit_loc,
+					 mod->kft_exit_loc + mod->num_kft_exit_loc))
+			return false;
+	}
+#endif
+	return true;
+}
+
+/*
+ * The text whose sites run needs into kft_sites_ranges, or none (NULL:
+ * every site) if it needs every site, or its functions' text cannot be
+ * known (no memory, a function kallsyms does not know).
+ */
+static void kft_sites_choose(const struct kft_run *run)
+{
+	struct kft_sites_choice c = { };
+	unsigned int i, n = 0;
+
+	kvfree(kft_sites_ranges);
+	kft_sites_ranges = NULL;
+	kft_sites_nranges = 0;
+	if (!kft_sites_named_only(run) || !kft_sites_collect(&c, run) ||
+	    !c.n) {
+		kvfree(c.r);
+		kvfree(c.names);
+		return;
+	}
+	kvfree(c.names);
+	sort(c.r, c.n, sizeof(*c.r), kft_range_cmp, NULL);
+	/* Apart: overlapping ranges (a function named twice) merged. */
+	for (i = 1; i < c.n; i++) {
+		if (c.r[i].start < c.r[n].end)
+			c.r[n].end = max(c.r[n].end, c.r[i].end);
+		else
+			c.r[++n] = c.r[i];
+	}
+	kft_sites_ranges = c.r;
+	kft_sites_nranges = n + 1;
+}
+
+/*
+ * Before run is armed: the hooks are called again, at every site or the
+ * sites it needs (kft_sites_choose()), the others NOPs.
+ */
+void kft_sites_arm(const struct kft_run *run)
+{
+	bool had_some = kft_sites_ranges;
+
 	lockdep_assert_held(&kft_mutex);
 	cancel_delayed_work(&kft_sites_work);	/* not to run in this run */
 	kft_sites_unused = 0;
-	if (kft_sites_live)
+	kft_sites_choose(run);
+	if (kft_sites_live && !had_some && !kft_sites_ranges)
 		return;
 	mutex_lock(&text_mutex);
 	kft_sites_set(true, false);
@@ -607,6 +842,9 @@ void kft_sites_show(struct seq_file *m)
 	in_mods = kft_sites_in_modules(&nr_mods);
 	seq_printf(m, "hook sites: %lu, %s", n + in_mods,
 		   kft_sites_live ? "calls" : "NOPs");
+	if (kft_sites_live && kft_sites_ranges)
+		seq_printf(m, " at %lu, the run's functions', NOPs elsewhere",
+			   kft_sites_calls);
 	if (kft_sites_skipped)
 		seq_printf(m, ", %lu left alone (unexpected code)",
 			   kft_sites_skipped);

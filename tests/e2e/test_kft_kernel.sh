@@ -200,6 +200,29 @@ smp_list() {
 	fi
 }
 
+# funclist_sites_checks LABEL OUT KDIR: which sites control.sh's funclist
+# run armed.  Where functions call the hooks from their own text (KFT's
+# plugin, Clang), its functions' and triggers' alone: the system call's
+# and schedule()'s entries and exits, a few dozen at most; with
+# -finstrument-functions, whose inlined functions call them from their
+# callers' text, every site.
+funclist_sites_checks() {
+	local cc=$1 out=$2 kdir=$3 line n f
+	line=$(sed -n 's/^sites funclist: \(hook sites: .*\)/\1/p' "$out/control.out")
+	f=$(sed -n 's/^sites funclist: Total entries filtered = \([0-9]*\).*/\1/p' "$out/control.out")
+	if grep -q '^CONFIG_KFT_AFTER_INLINING=y$\|^CONFIG_CC_IS_CLANG=y$' "$kdir/.config"; then
+		n=$(sed -n "s/.* at \([0-9]*\), the run's functions'.*/\1/p" <<< "$line")
+		[ -n "$n" ] && [ "$n" -ge 4 ] && [ "$n" -le 64 ]
+		ok $? "$cc: a funclist run arms its functions' sites alone (${line:-no line})"
+		# No other function's hooks ran: none for the funclist to drop.
+		[ "$f" = 0 ]
+		ok $? "$cc: and no call it did not name reached the hooks (${f:-no count} filtered)"
+	else
+		[ -n "$line" ] && [[ $line != *" at "* ]] && [ "${f:-0}" -gt 0 ]
+		ok $? "$cc: a funclist run arms every site, -finstrument-functions' inlined calls being in their callers' text (${line:-no line}; ${f:-no count} calls filtered)"
+	fi
+}
+
 boot_test() {
 	local smp=${2%+vhe} vhe=() name=${2/+/-}cpu
 	[ "$smp" = "$2" ] || { vhe=(-v); name=${smp}cpu-vhe; }
@@ -242,6 +265,7 @@ boot_test() {
 		grep -q "^Lowest stack seen = $low bytes left" "$out/watch.out"
 		ok $? "$cc: watch worst-stack: the log's header agrees"
 	fi
+	[ -f "$out/control.out" ] && funclist_sites_checks "$cc" "$out" "$kdir"
 	[ -f "$out/filters.out" ] && filter_checks "$cc" "$out" "$kdir"
 	[ -f "$out/quiet.out" ] && quiet_checks "$cc" "$out" "$kdir"
 	[ -f "$out/record.out" ] && record_checks "$cc" "$out" "$kdir"
@@ -353,7 +377,13 @@ if [ "$KFT_TIER" != full ]; then
 	for KFT_ARCH in $ARCHES; do
 		[[ $KFT_ARCH = @(x86_64|arm64) ]] || continue
 		. tests/lib/arch.sh
-		[[ " ${KFT_COMPILERS:-$KCOMPILERS} " = *" clang "* ]] && after_inlining_test clang
+		[[ " ${KFT_COMPILERS:-$KCOMPILERS} " = *" clang "* ]] || continue
+		after_inlining_test clang
+		# /proc/kft on it, as control.sh drives it: the sites a run
+		# arms, where each function's are in its own text.
+		kdir=$(tests/lib/kbuild.sh kft+afterinlining clang | tail -n 1)
+		KFT_BOOT_STEPS=control boot_test clang-afterinlining 1 "$kdir" \
+			"$(kft_noboot_args kft+afterinlining)"
 	done
 fi
 tap_done

@@ -64,3 +64,31 @@ check clear sh -c 'echo clear > /proc/kft && cat /proc/kft | grep -q "state: con
 check reprime sh -c 'echo prime > /proc/kft && kft-do yield 1 && cat /proc/kft | grep -q "triggered, complete"'
 check start-stop sh -c 'echo clear > /proc/kft && echo start > /proc/kft && echo stop > /proc/kft && cat /proc/kft_data | grep -q "by user action"'
 [ -n "$nosites" ] || check sites-nops-after-stop sites_become NOPs
+
+# A run that logs only the functions it names: in a kernel whose functions
+# call the hooks from their own text (instrumented after inlining), only
+# their sites and its triggers' are calls; elsewhere every site (the host
+# checks which, by the kernel's config).  Either way it logs what a run
+# with every site armed would.
+if [ -z "$nosites" ]; then
+	printf "new\ntrigger start entry ${SYS}sched_yield\ntrigger stop exit ${SYS}sched_yield\nfilter funclist ${SYS}sched_yield schedule fend\nend\n" > /proc/kft
+	echo prime > /proc/kft
+	echo "sites funclist: $(grep '^hook sites:' /proc/kft)"
+	kft-do yield 1 > /dev/null
+	check sites-funclist-complete sh -c 'cat /proc/kft | grep -q "primed, triggered, complete"'
+	# schedule()'s calls in the log, by its address in the config.
+	fn=$(sed -n 's/.* 0x\([0-9a-f]*\) # schedule$/\1/p' /proc/kft | head -n 1)
+	cat /proc/kft_data > /tmp/funclist.data
+	echo "sites funclist: schedule() at 0x$fn, logged $(awk -v a="$fn" '{ f = $4; sub(/^0x0*/, "", f) } f == a { n++ } END { print n + 0 }' /tmp/funclist.data) times"
+	echo "sites funclist: $(grep -i '^Total entries filtered\|^Entries not found' /tmp/funclist.data | tr '\n' ' ')"
+	check sites-funclist-logs-schedule awk -v a="$fn" '{ f = $4; sub(/^0x0*/, "", f) } a != "" && f == a { n++ } END { exit !n }' /tmp/funclist.data
+	check sites-funclist-nops-after sites_become NOPs
+	# The next run that needs them has every site again.
+	printf "new\ntrigger start entry ${SYS}sched_yield\ntrigger stop exit ${SYS}sched_yield\nend\n" > /proc/kft
+	echo prime > /proc/kft
+	echo "sites all: $(grep '^hook sites:' /proc/kft)"
+	check sites-all-again sh -c 'grep "^hook sites:" /proc/kft | grep -qv " at "'
+	kft-do yield 1 > /dev/null
+	check sites-all-again-logs sh -c 'cat /proc/kft_data | grep -q "^Number of entries after filters = [1-9]"'
+	sites_become NOPs
+fi

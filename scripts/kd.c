@@ -92,7 +92,8 @@ static void usage(FILE *f)
 		"  -l          long listing, -f Fctalsmn\n"
 		"Call-trace mode:\n"
 		"  -c          nested call trees\n"
-		"  -f FMT      columns: e entry  t duration  l local  p pid (default etlp)\n"
+		"  -f FMT      columns: e entry  t duration  l local  p pid  h the hooks' share,\n"
+		"              '!' where it is half or more (default etlp)\n"
 		"  -i          interlace: splice other tasks' and interrupts' trees, and\n"
 		"              calls their enclosing call did not make (its call site\n"
 		"              says), in by entry time, between start/end markers\n"
@@ -487,7 +488,7 @@ static bool check_options(struct kd_options *o, const struct cmdline *cl)
 		o->format = o->tree ? "etlp" : "Fctalsmn";
 	o->callees = !o->tree && strpbrk(o->format, "mnu");
 	for (const char *p = o->format; *p; p++) {
-		if (o->tree ? !strchr("etlp", *p) : !kd_summary_column(*p)) {
+		if (o->tree ? !strchr("etlph", *p) : !kd_summary_column(*p)) {
 			fprintf(stderr, "kd: unknown column '%c' in -f %s\n", *p, o->format);
 			return false;
 		}

@@ -145,3 +145,23 @@ const struct kft_export_note *kd_export_note(const struct kd *kd,
 		en->share = kd_hooks_share(kd);
 	return en;
 }
+
+const char *kd_fmt_hooks_share(double raw, double hooks, bool *uncertain,
+			       char *buf, size_t n)
+{
+	double s;
+
+	if (!(raw > 0))
+		return "-";
+	s = hooks / raw;
+	snprintf(buf, n, "%.0f%%%s", 100 * s, s >= HOOKS_UNCERTAIN ? "!" : "");
+	if (s >= HOOKS_UNCERTAIN)
+		*uncertain = true;
+	return buf;
+}
+
+void kd_uncertain_note(void)
+{
+	printf("!: KFT's hooks were half or more of the time as measured: the compensated time is\n"
+	       "   mostly the calibration's estimate, uncertain on a real CPU (--raw for measured)\n");
+}

@@ -142,15 +142,7 @@ static const struct {
 static const char *hooks_share(const struct fstat *f, bool *uncertain,
 			       char *buf, size_t n)
 {
-	double s;
-
-	if (!(f->raw > 0))
-		return "-";
-	s = f->hooks / f->raw;
-	snprintf(buf, n, "%.0f%%%s", 100 * s, s >= HOOKS_UNCERTAIN ? "!" : "");
-	if (s >= HOOKS_UNCERTAIN)
-		*uncertain = true;
-	return buf;
+	return kd_fmt_hooks_share(f->raw, f->hooks, uncertain, buf, n);
 }
 
 static int column(char c)
@@ -241,8 +233,7 @@ void kd_summary(struct kd *kd)
 		}
 	}
 	if (uncertain)
-		printf("!: KFT's hooks were half or more of the time as measured: the compensated time is\n"
-		       "   mostly the calibration's estimate, uncertain on a real CPU (--raw for measured)\n");
+		kd_uncertain_note();
 	free(order);
 }
 

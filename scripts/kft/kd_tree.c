@@ -19,10 +19,11 @@ static void tree_header(const struct kd *kd)
 {
 	for (const char *p = kd->opt.format; *p; p++)
 		printf("%s", *p == 'e' ? " Entry     " : *p == 't' ? " Duration  " :
-			     *p == 'l' ? " Local     " : *p == 'p' ? "    Pid " : "");
+			     *p == 'l' ? " Local     " : *p == 'p' ? "    Pid " :
+			     *p == 'h' ? "Hooks " : "");
 	printf(" Trace\n");
 	for (const char *p = kd->opt.format; *p; p++)
-		printf("%s", *p == 'p' ? "------- " : "---------- ");
+		printf("%s", *p == 'p' ? "------- " : *p == 'h' ? "----- " : "---------- ");
 	printf("---------------------------------\n");
 }
 
@@ -56,7 +57,7 @@ static const char *fmt_pid(int32_t pid, char *end)
 }
 
 /* One line of a call tree, built by hand: kd -c prints millions. */
-static void tree_line(const struct kd *kd, const struct kft_tree *t,
+static void tree_line(struct kd *kd, const struct kft_tree *t,
 		      const struct kft_node *n, char marker)
 {
 	const char *name = kd->names.name[n->c.fn];
@@ -93,6 +94,12 @@ static void tree_line(const struct kd *kd, const struct kft_tree *t,
 		case 'p':
 			p = put_col(p, fmt_pid(n->c.pid, buf + sizeof(buf)), 7);
 			break;
+		case 'h':	/* the hooks' share of its measured time */
+			p = put_col(p, n->c.compensated && n->c.delta >= 0 ?
+				    kd_fmt_hooks_share(n->c.raw, n->c.raw - n->c.delta,
+						       &kd->tree_uncertain, buf, sizeof(buf)) :
+				    "-", 5);
+			break;
 		}
 	}
 	for (uint32_t d = 0; d < n->depth; d++) {
@@ -112,6 +119,14 @@ static void splice_marker(int depth, const char *what)
 	char m = markers[depth % (sizeof(markers) - 1)];
 
 	printf("----------- %c%c%c%c %s\n", m, m, m, m, what);
+}
+
+/* Under a tree whose h column marked a call: what '!' means. */
+static void uncertain_note(struct kd *kd)
+{
+	if (kd->tree_uncertain)
+		kd_uncertain_note();
+	kd->tree_uncertain = false;
 }
 
 static void print_header(struct kd *kd)
@@ -218,12 +233,13 @@ void kd_call_trees(struct kd *kd, struct kft_tree *t)
 				if (!t->nodes[j].hidden)
 					tree_line(kd, t, &t->nodes[j], markers[0]);
 		}
-		return;
+	} else {
+		for (i = 0; i < t->n; i++)
+			if (!t->nodes[i].hidden)
+				splice_line(kd, t, i);
+		splice_end(kd);
 	}
-	for (i = 0; i < t->n; i++)
-		if (!t->nodes[i].hidden)
-			splice_line(kd, t, i);
-	splice_end(kd);
+	uncertain_note(kd);
 }
 
 /*
@@ -368,4 +384,5 @@ void kd_stream_end(struct kd *kd, struct kft_tree *t)
 	kd_stream_flush(kd, t);
 	splice_end(kd);
 	print_header(kd);
+	uncertain_note(kd);
 }

@@ -109,6 +109,7 @@ struct kd {
 	uint32_t spliced_cap;
 	/* -r: calls waiting to be printed, in entry order (with -i) */
 	bool stream, header_done;
+	bool tree_uncertain;		/* -c -f h marked a call '!' */
 	double last_flush;	/* CLOCK_MONOTONIC seconds */
 	int32_t *queue, *scratch;
 	uint32_t qhead, qlen, qcap, scratch_cap;
@@ -127,6 +128,15 @@ void kd_free(struct kd *kd);
 /* kd_format.c: microseconds as the log has them (3 decimals or none). */
 const char *kd_fmt_us(const struct kd *kd, double v, char *buf, size_t n);
 const char *kd_fmt_change(const struct kd *kd, double v, char *buf, size_t n);
+/*
+ * The h columns (the summary's, -c's): of a measured time raw, the share
+ * hooks (the hooks' time taken off it), "53%", with '!' from
+ * HOOKS_UNCERTAIN on (and *uncertain set); "-" for no time.  The note
+ * printed under an output that marked one.
+ */
+const char *kd_fmt_hooks_share(double raw, double hooks, bool *uncertain,
+			       char *buf, size_t n);
+void kd_uncertain_note(void);
 /*
  * How the times were taken, for the top of an output: "times: compensated
  * for KFT's hooks (...): instrumentation was N% of the traced time; --raw

@@ -484,6 +484,17 @@ ok $? "the Hooks column: each function's share of its measured time taken off (A
 	! "$KD" -f Ft $fx/hooks.log | grep -q Hooks && ! "$KD" -l $fx/hooks.log | grep -q Hooks &&
 	! "$KD" $fx/nested.log 2>/dev/null | grep -q Hooks
 ok $? "-f h asks for it; -f or -l without h, or a log that is not compensated, has none"
+# The call tree's h column: each call's own share, the summary's rule.
+"$KD" -c -f th $fx/hooks.log > "$tmp/tree-h.out" 2>&1
+tcol() { awk -v f="$1" '$NF == f { print $1, $2 }' "$tmp/tree-h.out"; }
+[ "$(tcol A)" = "69.550 30%" ] && [ "$(tcol B)" = "29.750 26%" ] && [ "$(tcol D)" = "4.950 50%!" ] &&
+	[ "$(tcol G)" = "0.000 100%!" ] && [ "$(tcol F)" = "-1 -" ] &&
+	grep -q "^ Duration  Hooks  Trace$" "$tmp/tree-h.out" &&
+	grep -q "^!: KFT's hooks were half or more of the time as measured" "$tmp/tree-h.out" &&
+	"$KD" -c -r -f th $fx/hooks.log | grep -q "^!: KFT's hooks were half" &&
+	"$KD" -c -f th --raw $fx/hooks.log | awk '$NF == "D" { print $2 }' | grep -qx -- - &&
+	! "$KD" -c -f th --raw $fx/hooks.log | grep -q "^!:" && ! "$KD" -c $fx/hooks.log | grep -q "Hooks\|^!:"
+ok $? "kd -c -f h: each call's hooks' share (A 30%, B 26%), ! and the note at half or more (D, G), - for an open call (F), with -r too; none with --raw or without h"
 head -n 1 "$tmp/hooks-summary.out" | grep -qx "times: compensated for KFT's hooks (100.0/200.0/50.0 ns per dropped/logged/own call): instrumentation was 24.2% of the traced time; --raw for measured" &&
 	head -n 1 "$tmp/hooks-raw.out" | grep -q '^times: as measured (--raw), .*: instrumentation was 24.2% of the traced time$' &&
 	head -n 1 "$tmp/hooks-tree.out" | grep -q '^times: compensated for ' && tail -n 1 "$tmp/hooks-tree-stream.out" | grep -q 'instrumentation was 24.2%'

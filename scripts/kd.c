@@ -141,11 +141,15 @@ static void usage(FILE *f)
 		"              complete (with -i: each call as soon as its local time\n"
 		"              is known), and forget them: for pipes and huge logs\n"
 		"  --raw       times as measured, KFT's hooks in them (see below)\n"
+		"  --no-waits  leave other tasks' hooks in the calls that waited for them\n"
 		"  -h, --help  this help;  -V, --version  version\n"
 		"Times are in microseconds.  Durations -1 (exit not seen) and -2 (stack\n"
 		"watch) count as calls but add no time.  A log with a 'Hook cost = D ns\n"
 		"dropped, L ns logged, O ns own' line and Calls and Logged columns has\n"
-		"its times compensated: less (Calls-Logged)*D + Logged*L + O (>= 0).\n");
+		"its times compensated: less (Calls-Logged)*D + Logged*L + O (>= 0), and,\n"
+		"in a run on one CPU, less the hooks of other tasks' calls while it waited\n"
+		"(not with -r, which prints before the log ends, --pid, --cpu, --from or\n"
+		"--to, which leave calls unread, nor --no-waits).\n");
 }
 
 /* How many of the map and the logs are standard input (no log: one). */
@@ -164,7 +168,7 @@ static int stdin_uses(const char *map, int nlogs, char **logs)
 enum {
 	OPT_FOLDED = 256, OPT_CHROME, OPT_SVG, OPT_TIMELINE, OPT_JSON, OPT_HTML,
 	OPT_INITCALL_DEBUG, OPT_BOOT_DATA, OPT_TRACECMD, OPT_DIFF, OPT_BOOT, OPT_CHECK, OPT_KTAP,
-	OPT_THRESHOLD, OPT_MIN, OPT_RAW, OPT_PID, OPT_CPU, OPT_FROM, OPT_TO,
+	OPT_THRESHOLD, OPT_MIN, OPT_RAW, OPT_NO_WAITS, OPT_PID, OPT_CPU, OPT_FROM, OPT_TO,
 	OPT_SUBTREE,
 };
 
@@ -189,6 +193,7 @@ static const struct option long_opts[] = {
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "min", required_argument, NULL, OPT_MIN },
 	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "no-waits", no_argument, NULL, OPT_NO_WAITS },
 	{ "trace-cmd", required_argument, NULL, OPT_TRACECMD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -353,6 +358,7 @@ static int parse_options(int argc, char **argv, struct kd_options *o,
 			cl->boot_opts = true;
 			break;
 		case OPT_RAW: o->raw = true; break;
+		case OPT_NO_WAITS: o->no_waits = true; break;
 		case OPT_TRACECMD:
 			if (!one_mode(&cl->mode, "--trace-cmd"))
 				return 2;

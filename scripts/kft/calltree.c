@@ -170,8 +170,6 @@ static void close_node(struct kft_tree *t, int32_t i)
 	n->closed = true;
 	if (t->on_close)
 		t->on_close(t->priv, t, i);
-	if (t->recycle)
-		kft_tree_release(t, i);
 }
 
 static void unwind_stack(struct kft_tree *t, struct kft_stack *s, double time)

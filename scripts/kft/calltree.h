@@ -61,13 +61,10 @@ struct kft_tree {
 	uint8_t *logged;	/* by name id: the log has calls of it */
 	uint32_t nlogged;
 	/*
-	 * Reuse a call's node once it is closed (and on_close has seen it):
-	 * memory then follows the calls open at once, not the log's length.
-	 * For callers that need only on_close, such as summaries.  Callers
-	 * that keep closed calls a while give them back with
-	 * kft_tree_release() instead.
+	 * Closed calls' nodes given back (kft_tree_release()) for reuse:
+	 * memory then follows the calls open at once, not the log's length
+	 * (kd -r).
 	 */
-	bool recycle;
 	int32_t *free_nodes;
 	uint32_t nfree, free_cap;
 	/*
@@ -93,7 +90,7 @@ void kft_tree_release(struct kft_tree *t, int32_t node);
 void kft_tree_finish(struct kft_tree *t);	/* close every open call */
 /*
  * Each call's place on the compensated clock (kft_node.at), once the tree
- * is finished (and was built without recycle).  Linear.
+ * is finished (and no node was released).  Linear.
  */
 void kft_tree_place(struct kft_tree *t);
 void kft_tree_free(struct kft_tree *t);

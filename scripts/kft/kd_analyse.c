@@ -16,6 +16,14 @@
 
 #include "crlines.h"
 #include "kd_types.h"
+#include "waits.h"
+
+/* Does a filter leave some of the log's calls unread? */
+static bool kd_filtered(const struct kd_options *o)
+{
+	return o->pid != LONG_MIN || o->cpu != LONG_MIN || o->from > -INFINITY ||
+	       o->to < INFINITY;
+}
 
 static bool wanted(const struct kd *kd, const struct kft_call *c)
 {
@@ -41,8 +49,6 @@ static void on_close(void *priv, struct kft_tree *t, int32_t i)
 
 	if (kd->stream)
 		kd_stream_close(kd, t, i);
-	else if (!kd->opt.tree && kd->opt.output == KD_OUT_TEXT)
-		kd_summary_close(kd, t, i);
 }
 
 /* A call's caller is known: is it in --subtree, and -r's bookkeeping. */
@@ -147,9 +153,6 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 		return 1;
 	}
 	t->on_add = on_add;
-	/* Summaries need each call only until it closes. */
-	t->recycle = !kd->opt.tree && kd->opt.output == KD_OUT_TEXT &&
-		     !kd->opt.boot;
 	kd->stream = kd->opt.running && kd->opt.tree &&
 		     kd->opt.output == KD_OUT_TEXT;
 	t->switch_fn = kft_name_id(&kd->names, "__switch_to",
@@ -190,6 +193,18 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 	if (have)
 		add_call(kd, t, &r, &c);
 	kft_tree_finish(t);
+	/*
+	 * Other tasks' hooks in waiting calls: known once every call is in,
+	 * every task's (-r prints as it reads, before; --pid, --cpu, --from
+	 * and --to leave calls unread).  Then the summary, of the calls as
+	 * compensated.
+	 */
+	if (!kd->stream && !kd->opt.raw && !kd->opt.no_waits &&
+	    !kd_filtered(&kd->opt))
+		kft_tree_waits(t);
+	if (!kd->stream && !kd->opt.tree && kd->opt.output == KD_OUT_TEXT)
+		for (uint32_t i = 0; i < t->n; i++)
+			kd_summary_close(kd, t, (int32_t)i);
 	if (t->too_deep) {
 		fprintf(stderr, "%s: %llu calls nested deeper than any kernel stack; shown as roots\n",
 			r.path, (unsigned long long)t->too_deep);

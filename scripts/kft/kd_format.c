@@ -124,8 +124,10 @@ bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n)
 		snprintf(buf, n, "times: as measured (--raw), KFT's hooks included%s (%s)%s",
 			 part, cost, pct);
 	else
-		snprintf(buf, n, "times: compensated for KFT's hooks%s (%s)%s; --raw for measured",
-			 part, cost, pct);
+		snprintf(buf, n, "times: compensated for KFT's hooks%s (%s)%s%s; --raw for measured",
+			 part, cost, pct, kd->stream ?
+			 "; -r keeps other tasks' hooks in waiting calls (-c takes them off)" :
+			 "");
 	return true;
 }
 

@@ -71,6 +71,7 @@ struct kd_options {
 	bool boot;		/* --boot: the boot report (kd_boot.c) */
 	bool callees;		/* columns m, n or u: keep who called whom */
 	bool raw;		/* --raw: times as measured */
+	bool no_waits;		/* --no-waits: other tasks' hooks left in */
 	enum kd_output output;
 	const char *tracecmd;	/* --trace-cmd's file */
 	bool check;		/* --boot --check REFERENCE... LOG */

@@ -368,6 +368,41 @@ awk '/^Phases/ { p = 1; next } /^Initcalls/ { p = 0 }
 	grep -q '^ *889.500 *299.500 .* mm_core_init$' "$tmp/boot-hooks.out" &&
 	grep -q '^ *4039.000 *1399.500 .* my_init$' "$tmp/boot-hooks.out"
 ok $? "--boot: compensated phases add up to the boot; kernel_init starts where start_kernel's calls left the clock"
+# Waiting (fixtures/kd/boot-wait.log, worked out in its header): the hooks
+# of other tasks' calls in a waiting call's window come off it, those of a
+# task whose calls were too short to log too (where it was not asleep);
+# not the idle task's, nor a task's own twice; --raw keeps them, and -r,
+# which prints before the log ends, says it does not know them.
+"$KD" --boot --initcall-debug $fx/boot-wait.log > "$tmp/wait-boot.out" 2> "$tmp/wait.err" &&
+	"$KD" $fx/boot-wait.log > "$tmp/wait-sum.out" 2>> "$tmp/wait.err" &&
+	"$KD" -c $fx/boot-wait.log > "$tmp/wait-tree.out" 2>> "$tmp/wait.err" &&
+	"$KD" -c -r $fx/boot-wait.log > "$tmp/wait-r.out" 2>> "$tmp/wait.err" &&
+	"$KD" --raw --boot --initcall-debug $fx/boot-wait.log > "$tmp/wait-raw.out" 2>> "$tmp/wait.err" &&
+	"$KD" --no-waits --boot --initcall-debug $fx/boot-wait.log > "$tmp/wait-nw.out" 2>> "$tmp/wait.err"
+[ $? -eq 0 ] && [ ! -s "$tmp/wait.err" ] &&
+	grep -q 'initcall wait_init+0x0/0x0 returned 0 after 3792 usecs$' "$tmp/wait-boot.out" &&
+	grep -q 'initcall wait2_init+0x0/0x0 returned 0 after 1790 usecs$' "$tmp/wait-boot.out" &&
+	grep -q 'initcall cpu_init+0x0/0x0 returned 0 after 1900 usecs$' "$tmp/wait-boot.out" &&
+	grep -q '^wait_init  *1 3792.000 3792.000  798.000 ' "$tmp/wait-sum.out" &&
+	grep -q '^wait2_init  *1 1790.000 1790.000  798.000 ' "$tmp/wait-sum.out" &&
+	grep -q '^handle  *1 1999.500 1999.500 1999.500 ' "$tmp/wait-sum.out" &&
+	grep -q '^default_idle_call  *1  789.500 ' "$tmp/wait-sum.out" &&
+	grep -q '^  *3210.000  *3792.000  *798.000  *1 .*wait_init$' "$tmp/wait-tree.out" &&
+	grep -q '^  *3210.000  *5792.500 .*wait_init$' "$tmp/wait-r.out" &&
+	grep -q "; -r keeps other tasks' hooks in waiting calls (-c takes them off); --raw for measured$" "$tmp/wait-r.out" &&
+	grep -q 'initcall wait_init+0x0/0x0 returned 0 after 5900 usecs$' "$tmp/wait-raw.out" &&
+	grep -q 'initcall wait_init+0x0/0x0 returned 0 after 5793 usecs$' "$tmp/wait-nw.out" &&
+	grep -q 'initcall wait2_init+0x0/0x0 returned 0 after 2793 usecs$' "$tmp/wait-nw.out" &&
+	"$KD" --pid 1 $fx/boot-wait.log | grep -q '^wait_init  *1 5792.500 '
+ok $? "waiting: other tasks' hooks in wait_init's and wait2_init's windows come off them (3792, 1790 us), in --boot, the summary and -c; not the idle task's; not with --raw, --no-waits or --pid; -r says so"
+# The same log on two CPUs, handle on the other one: a log says where a
+# call returned, not where it ran; waiting is left in.
+sed '/^ *3330.000 .* handle /s/ 0  *2000 / 1       2000 /' $fx/boot-wait.log > "$tmp/wait2.log"
+"$KD" --boot --initcall-debug "$tmp/wait2.log" > "$tmp/wait2.out" 2>&1
+grep -q 'initcall wait_init+0x0/0x0 returned 0 after 5793 usecs$' "$tmp/wait2.out" &&
+	grep -q 'initcall wait2_init+0x0/0x0 returned 0 after 2793 usecs$' "$tmp/wait2.out"
+ok $? "waiting: a run on two CPUs keeps it (5792.5, 2792.5 us)"
+
 # An initcall whose hooks were half or more of its measured time: marked,
 # with a note (the summary's h column's rule); not with --raw, nor below.
 sed 's/^Hook cost = .*/Hook cost = 2000.0 ns dropped, 4000.0 ns logged, 500.0 ns own/' \

@@ -5,7 +5,8 @@
 # hooks' cost off them?  Each kernel is booted under QEMU's instruction
 # counting (-icount shift=0,sleep=off: one instruction a nanosecond, the
 # same on every run and host, so a tight tolerance cannot flake), one
-# vCPU, initcall_debug:
+# vCPU, initcall_debug, the initramfs unpacked before the initcalls after
+# populate_rootfs() (initramfs_async=0, below):
 #  - with no run (kft=off): the untraced times;
 #  - the same, an instruction 2 ns (shift=1): an initcall that runs on the
 #    CPU takes twice as long, one that waits for a timer or spins on a
@@ -41,6 +42,11 @@ cd "$repo"
 BUILD=${BUILD:-build}
 out_root=$BUILD/e2e/accuracy
 DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
+# initramfs_async=0: the initramfs unpacked before the initcalls that
+# follow populate_rootfs(), not beside them: a kworker that shares the
+# one CPU fairly with an initcall takes time in proportion to the
+# initcall's own, a scheduling effect no count of hooks takes off.
+BOOT_ARGS="initcall_debug initramfs_async=0"
 SCHED_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter funclist do_one_initcall schedule __cond_resched fend"
 KERNELS=${ACCURACY_KERNELS:-"x86_64 $KFT_CHECK_VARIANT gcc
 arm64 $KFT_CHECK_VARIANT gcc
@@ -130,14 +136,14 @@ while read -r KFT_ARCH variant cc; do
 	run_args=""
 	[[ "+$variant+" = *+static+* ]] || run_args="kft=\"$DEFAULT_RUN\""
 	noboot=$(kft_noboot_args "$variant")
-	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug $noboot" "$kdir" "$out/untraced" kft_data
+	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "$BOOT_ARGS $noboot" "$kdir" "$out/untraced" kft_data
 	ok $? "$label: boots untraced under icount"
-	KFT_ICOUNT_SHIFT=1 tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug $noboot" \
+	KFT_ICOUNT_SHIFT=1 tests/lib/qemu-run.sh -I -s 1 -t 600 -a "$BOOT_ARGS $noboot" \
 		"$kdir" "$out/untraced-2ns" kft_data
 	ok $? "$label: boots untraced, an instruction 2 ns"
-	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug kft=\"$SCHED_RUN\"" "$kdir" "$out/sched" kft_data
+	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "$BOOT_ARGS kft=\"$SCHED_RUN\"" "$kdir" "$out/sched" kft_data
 	ok $? "$label: boots with a run of do_one_initcall() and schedule() alone"
-	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "initcall_debug $run_args" "$kdir" "$out/traced" kft_data
+	tests/lib/qemu-run.sh -I -s 1 -t 600 -a "$BOOT_ARGS $run_args" "$kdir" "$out/traced" kft_data
 	ok $? "$label: boots with the default boot run under icount"
 	for b in traced sched; do
 		sed -n '/^=== data$/,$p' "$out/$b/kft_data.out" | sed 1d > "$out/$b.raw"
@@ -172,9 +178,10 @@ while read -r KFT_ARCH variant cc; do
 		t && $1 ~ /^[0-9.]+$/ && $2 > 0 { n++; name = $5 ~ /^(early|-|#[0-9]+)$/ ? $6 : $7; sub(/:$/, "", name)
 			if (name !~ /^\(/) printf "%s %.1f\n", name, 100 * ($3 + $4) / $2 }' \
 		"$out/boot.txt" > "$out/traced-waits.txt"
-	for mode in comp raw; do
+	for mode in comp raw nowaits; do
 		opt=""
 		[ $mode = raw ] && opt=--raw
+		[ $mode = nowaits ] && opt=--no-waits
 		"$BUILD/asan/kd" $opt --boot --initcall-debug "$out/traced.sym" |
 			sed -n 's/.*initcall \([^+]*\)+.* after \([0-9]*\) usecs/\1 \2/p' > "$out/kd-$mode.txt"
 	done
@@ -222,6 +229,22 @@ while read -r KFT_ARCH variant cc; do
 			"$out/untraced.txt" "$out/untraced-2ns.txt" "$out/judged.txt" "$out/calls.txt" \
 			"$out/traced-waits.txt" "$out/waits.txt"
 	}
+	# Reported, not judged: the initcalls of 1 ms or more, exact, that
+	# waited (5% or more in schedule() in the run that logs it): other
+	# tasks' hooks in their time taken off (kd's default) or left in
+	# (--no-waits).  Waiting for work comes back near its untraced time;
+	# waiting for a timer or a device comes out short (accuracy.rst).
+	{
+		echo "# $label: waiting initcalls: untraced us, compensated, --no-waits, raw, % in schedule()"
+		awk 'FILENAME == ARGV[1] { if ($3 && !($1 in u)) u[$1] = $2; next }
+			FILENAME == ARGV[2] { if (!($1 in c)) c[$1] = $2; next }
+			FILENAME == ARGV[3] { if (!($1 in nw)) nw[$1] = $2; next }
+			FILENAME == ARGV[4] { if (!($1 in r)) r[$1] = $2; next }
+			{ if (!($1 in w) && $3 > 0) w[$1] = 100 * $2 / $3 }
+			END { for (f in u) if (u[f] >= 1000 && (f in c) && (f in nw) && (f in w) && w[f] >= 5)
+				printf "#   %s %d %d (%.2fx) %d (%.2fx) %d %.1f\n", f, u[f], c[f], c[f] / u[f], nw[f], nw[f] / u[f], r[f], w[f] }' \
+			"$out/untraced.txt" "$out/kd-comp.txt" "$out/kd-nowaits.txt" "$out/kd-raw.txt" "$out/waits.txt" | sort -k3,3nr
+	}
 	# Two at least, so that their order means something; one on another
 	# series, whose tinyconfig may have fewer (6.18 x86_64: its pty_init
 	# and chr_dev_init spend 58% and 39% in schedule(), the "left out"
@@ -258,5 +281,11 @@ while read -r KFT_ARCH variant cc; do
 	echo "# $label: boot to the first user program: untraced ${u_user:-?} us; kd --boot ${boot_len:-?} us (its phases, compensated); the boot run less its hooks ${total:-?} us"
 	awk -v u="${u_user:-0}" -v c="${total:-0}" 'BEGIN { exit !(u > 0 && c > 0 && c <= 1.05 * u && c >= 0.95 * u) }'
 	ok $? "$label: the boot run less its hooks (${total:-?} us) within 5% of the untraced boot from start_kernel to user space (${u_user:-?} us)"
+	# The same on kd --boot's compensated timeline, its phases: there
+	# other tasks' hooks come off the calls that waited for them.
+	nw_len=$("$BUILD/asan/kd" --no-waits --boot -m "$kdir/System.map" "$out/traced.sym" |
+		sed -n 's/^Boot: .*: \([0-9.]*\) us$/\1/p' | head -n 1)
+	awk -v u="${u_user:-0}" -v c="${boot_len:-0}" 'BEGIN { exit !(u > 0 && c > 0 && c <= 1.05 * u && c >= 0.95 * u) }'
+	ok $? "$label: kd --boot's boot, its phases compensated (${boot_len:-?} us), within 5% of the untraced boot (${u_user:-?} us; --no-waits ${nw_len:-?} us)"
 done <<< "$KERNELS"
 tap_done

@@ -541,8 +541,10 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 		ic->open = t->nodes[at].c.delta < 0;
 		ic->offcpu = s->offcpu[at];
 		ic->busy = s->busy[at];
-		if (t->nodes[at].c.compensated && t->nodes[at].c.raw > 0)
-			ic->hooks_share = t->nodes[at].c.hooks / t->nodes[at].c.raw;
+		/* What compensation took off: its hooks, others' it waited for. */
+		if (t->nodes[at].c.compensated && t->nodes[at].c.raw > 0 &&
+		    t->nodes[at].c.delta >= 0)
+			ic->hooks_share = 1 - t->nodes[at].c.delta / t->nodes[at].c.raw;
 		if (fn >= 0)
 			top_calls(s, r, fn, ic);
 		p = nd->parent >= 0 ? group[nd->parent] : -1;

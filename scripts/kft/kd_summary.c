@@ -138,12 +138,6 @@ static const struct {
 	{ 'u', "Sub-list", 0, true },
 };
 
-/* Column h: the hooks' share of the measured time, "!" if uncertain. */
-static const char *hooks_share(const struct fstat *f, bool *uncertain,
-			       char *buf, size_t n)
-{
-	return kd_fmt_hooks_share(f->raw, f->hooks, uncertain, buf, n);
-}
 
 static int column(char c)
 {
@@ -221,7 +215,7 @@ void kd_summary(struct kd *kd)
 			case 'w': printf("%*s%s", w, kd_fmt_us(kd, f->wall_local, buf, sizeof(buf)), sep); break;
 			case 'm': printf("%-*s%s", w, m ? kd->names.name[m->fn] : "", sep); break;
 			case 'n': printf("%*u%s", w, m ? m->count : 0, sep); break;
-			case 'h': printf("%*s%s", w, hooks_share(f, &uncertain, buf, sizeof(buf)), sep); break;
+			case 'h': printf("%*s%s", w, kd_fmt_hooks_share(f->raw, f->hooks, &uncertain, buf, sizeof(buf)), sep); break;
 			case 'u':
 				for (uint32_t k = 0; k < f->ncallees; k++)
 					printf("%s%s:%u", k ? "," : "",

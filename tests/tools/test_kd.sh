@@ -395,6 +395,15 @@ ok $? "--boot: compensated phases add up to the boot; kernel_init starts where s
 	grep -q 'initcall wait2_init+0x0/0x0 returned 0 after 2793 usecs$' "$tmp/wait-nw.out" &&
 	"$KD" --pid 1 $fx/boot-wait.log | grep -q '^wait_init  *1 5792.500 '
 ok $? "waiting: other tasks' hooks in wait_init's and wait2_init's windows come off them (3792, 1790 us), in --boot, the summary and -c; not the idle task's; not with --raw, --no-waits or --pid; -r says so"
+# The '!' of an initcall mostly compensated counts what it waited for:
+# wait_init's own hooks are 4% of it, with handle's 71%.
+sed 's/^Hook cost = .*/Hook cost = 2000.0 ns dropped, 2000.0 ns logged, 500.0 ns own/' \
+	$fx/boot-wait.log > "$tmp/wait-mark.log"
+"$KD" --boot "$tmp/wait-mark.log" > "$tmp/wait-mark.out" 2>&1
+"$KD" --no-waits --boot "$tmp/wait-mark.log" > "$tmp/wait-mark-nw.out" 2>&1
+grep -q ' wait_init: wait_for_completion 993.500  (!: hooks 71% of it as measured)$' "$tmp/wait-mark.out" &&
+	grep -q ' wait_init: wait_for_completion 4993.500$' "$tmp/wait-mark-nw.out"
+ok $? "waiting: an initcall whose compensation is mostly other tasks' hooks is marked '!' (71%; 4% its own)"
 # The same log on two CPUs, handle on the other one: a log says where a
 # call returned, not where it ran; waiting is left in.
 sed '/^ *3330.000 .* handle /s/ 0  *2000 / 1       2000 /' $fx/boot-wait.log > "$tmp/wait2.log"

@@ -92,6 +92,9 @@ void kft_json_note(FILE *out, const struct kft_export_note *en,
 		return;
 	fprintf(out, "%s\"%stimes\": \"%s\",%s", indent, prefix, en->times,
 		*indent ? "\n" : "");
+	if (en->waits)
+		fprintf(out, "%s\"%swaits\": \"%s\",%s", indent, prefix,
+			en->waits, *indent ? "\n" : "");
 	fprintf(out, "%s\"%shook_cost_ns\": ", indent, prefix);
 	if (en->cost_known)
 		fprintf(out, "{\"dropped\": %.1f, \"logged\": %.1f, \"own\": %.1f},%s",

@@ -20,6 +20,11 @@ void kft_json_string(FILE *out, const char *s);
  */
 struct kft_export_note {
 	const char *times;		/* "compensated", "measured", or NULL */
+	/*
+	 * Compensated: other tasks' hooks in waiting calls "taken off" or
+	 * "left in" (NULL: left in, a report of a kd before it took them off).
+	 */
+	const char *waits;
 	const char *text;		/* kd_times_note()'s line */
 	bool cost_known;		/* the logs' cost, all the same: */
 	struct kft_hook_cost cost;	/* in us */

@@ -201,7 +201,7 @@ int kd_analyse_file(struct kd *kd, FILE *in, const char *name,
 	 */
 	if (!kd->stream && !kd->opt.raw && !kd->opt.no_waits &&
 	    !kd_filtered(&kd->opt))
-		kft_tree_waits(t);
+		kd->waits_taken = kft_tree_waits(t);
 	if (!kd->stream && !kd->opt.tree && kd->opt.output == KD_OUT_TEXT)
 		for (uint32_t i = 0; i < t->n; i++)
 			kd_summary_close(kd, t, (int32_t)i);

@@ -1511,6 +1511,13 @@ static bool compensated(const struct boot_report *r)
 	return r->note.times && !strcmp(r->note.times, "compensated");
 }
 
+/* Compensated, and other tasks' hooks taken off the calls that waited? */
+static bool waits_taken(const struct boot_report *r)
+{
+	return compensated(r) && r->note.waits &&
+	       !strcmp(r->note.waits, "taken off");
+}
+
 bool kd_boot_times_alike(const struct boot_report *a, const char *pa,
 			 const struct boot_report *b, const char *pb,
 			 bool say)
@@ -1519,8 +1526,14 @@ bool kd_boot_times_alike(const struct boot_report *a, const char *pa,
 		printf("old: %s\n", a->note.text);
 	if (say && b->note.times && b->note.text[0])
 		printf("new: %s\n", b->note.text);
-	if (compensated(a) == compensated(b))
-		return true;
+	if (compensated(a) == compensated(b)) {
+		if (!compensated(a) || waits_taken(a) == waits_taken(b))
+			return true;
+		fprintf(stderr, "kd: %s's waiting calls have other tasks' hooks %s, %s's %s: not alike (kd --no-waits leaves them in every log's)\n",
+			pa, waits_taken(a) ? "taken off" : "left in",
+			pb, waits_taken(b) ? "taken off" : "left in");
+		return false;
+	}
 	fprintf(stderr, "kd: %s's times are %s, %s's %s: not alike (kd --raw reads every log's as measured)\n",
 		pa, compensated(a) ? "compensated for KFT's hooks" : "as measured",
 		pb, compensated(b) ? "compensated for KFT's hooks" : "as measured");

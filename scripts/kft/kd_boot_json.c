@@ -17,9 +17,11 @@
  *   "initcalls_after_user_space": N }
  *
  * A log that says what KFT's hooks cost adds, after "units":
- *   "times": "compensated" | "measured", "hook_cost_ns": { "dropped": NS,
- *   "logged": NS, "own": NS } | null, "instrumentation": FRACTION | null
- * (kd_times_note()); a report without "times" was measured.
+ *   "times": "compensated" | "measured", ["waits": "taken off" | "left in",]
+ *   "hook_cost_ns": { "dropped": NS, "logged": NS, "own": NS } | null,
+ *   "instrumentation": FRACTION | null
+ * (kd_times_note()); a report without "times" was measured, a compensated
+ * one without "waits" left other tasks' hooks in the calls that waited.
  *
  * "start" and "end" of the boot are times of the log (us since the run's
  * time base: for a boot run, the kernel's start); a phase's or an
@@ -296,6 +298,13 @@ static bool read_report(struct reader *rd, const struct json *root,
 		r->note.times = "measured";
 	else if (v && v->type != JSON_NULL)
 		return bad(rd, "\"times\" is not \"compensated\" or \"measured\"");
+	v = json_get(root, "waits");
+	if (v && v->type == JSON_STRING && !strcmp(v->str, "taken off"))
+		r->note.waits = "taken off";
+	else if (v && v->type == JSON_STRING && !strcmp(v->str, "left in"))
+		r->note.waits = "left in";
+	else if (v && v->type != JSON_NULL)
+		return bad(rd, "\"waits\" is not \"taken off\" or \"left in\"");
 	r->note.text = r->note_buf;
 	r->note.share = NAN;
 	if (!get_time(rd, boot, "the boot's ", "start", true, US_MAX, &r->t0) ||

@@ -89,6 +89,10 @@ void kd_times_alike(const struct kd *a, const char *pa, const struct kd *b,
 		fprintf(stderr, "kd: %s's times are %s, %s's %s: not alike (kd --raw reads every log's as measured)\n",
 			pa, ca ? "compensated for KFT's hooks" : "as measured",
 			pb, cb ? "compensated for KFT's hooks" : "as measured");
+	else if (ca && a->waits_taken != b->waits_taken)
+		fprintf(stderr, "kd: %s's waiting calls have other tasks' hooks %s, %s's %s: not alike (kd --no-waits leaves them in every log's)\n",
+			pa, a->waits_taken ? "taken off" : "left in",
+			pb, b->waits_taken ? "taken off" : "left in");
 }
 
 /* --diff OLD NEW: per function, what changed, largest change in time first. */

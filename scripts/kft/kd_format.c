@@ -141,6 +141,8 @@ const struct kft_export_note *kd_export_note(const struct kd *kd,
 		return en;
 	en->text = buf;
 	en->times = kd->comp.costed && !kd->opt.raw ? "compensated" : "measured";
+	if (!strcmp(en->times, "compensated"))
+		en->waits = kd->waits_taken ? "taken off" : "left in";
 	en->cost_known = kd->comp.costed && !kd->comp.differ;
 	en->cost = kd->comp.first;
 	if (kd->comp.costed)

@@ -100,6 +100,7 @@ struct kd {
 	 */
 	struct kft_comp_stats comp;
 	double traced, traced_hooks;
+	bool waits_taken;	/* waits.c took other tasks' hooks off */
 	const struct kft_log_reader *reader;	/* while reading a log */
 	const struct kft_symtab *syms;	/* -m, -e: the log's, if given */
 	int64_t subtree_fn;	/* --subtree's name id; -1: not in the log yet */

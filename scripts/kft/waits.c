@@ -304,21 +304,25 @@ static bool one_cpu(const struct kft_tree *t, uint32_t a, uint32_t b)
 	return true;
 }
 
-void kft_tree_waits(struct kft_tree *t)
+bool kft_tree_waits(struct kft_tree *t)
 {
 	struct wait_call *wc;
 	uint32_t i, a = 0;
+	bool taken = false;
 
 	if (!t->n)
-		return;
+		return false;
 	wc = xcalloc(t->n, sizeof(*wc));
 	/* A run's calls in entry order; back in time, another run. */
 	for (i = 1; i <= t->n; i++)
 		if (i == t->n || t->nodes[i].c.rewound ||
 		    t->nodes[i].c.entry < t->nodes[i - 1].c.entry) {
-			if (one_cpu(t, a, i))
+			if (one_cpu(t, a, i)) {
 				waits_of_run(t, wc, a, i);
+				taken = true;
+			}
 			a = i;
 		}
 	free(wc);
+	return taken;
 }

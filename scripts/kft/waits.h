@@ -24,6 +24,7 @@
 #ifndef _KFT_WAITS_H
 #define _KFT_WAITS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct kft_waits_cpu {
@@ -45,9 +46,10 @@ struct kft_tree;
 /*
  * Take the other tasks' hooks off each timed call's compensated time (its
  * delta, not below its callees'), in a tree finished with every node
- * kept.  Linear but for a log n of bisection.
+ * kept; false if no run of it was on one CPU.  Linear but for a log n of
+ * bisection.
  */
-void kft_tree_waits(struct kft_tree *t);
+bool kft_tree_waits(struct kft_tree *t);
 
 /*
  * cpu's density changes by d from start to end.  Changes come in the order

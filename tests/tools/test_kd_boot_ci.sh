@@ -405,6 +405,31 @@ sed 's/"times": .*//' "$tmp/ref.json" | sed 's/"units": "us",/"units": "us", "ti
 check 2 "$tmp/times.json" $fx/boot.log && grep -q '"times" is not "compensated" or "measured"' "$tmp/check.err"
 ok $? "--check refuses \"times\" that is neither compensated nor measured"
 
+# "waits": a compensated report says whether other tasks' hooks came off
+# the calls that waited (fixtures/kd/boot-wait.log: one CPU); a reference
+# without it, or with the other, is said to be unlike the boot.
+"$KD" --boot --json $fx/boot-wait.log > "$tmp/wait.json" &&
+	"$KD" --boot --json --no-waits $fx/boot-wait.log > "$tmp/wait-nw.json" &&
+	"$KD" --boot --json --raw $fx/boot-wait.log > "$tmp/wait-raw.json"
+python3 - "$tmp/wait.json" "$tmp/wait-nw.json" "$tmp/wait-raw.json" <<'PY'
+import json, sys
+w, nw, raw = (json.load(open(f)) for f in sys.argv[1:])
+assert w["waits"] == "taken off" and nw["waits"] == "left in" and "waits" not in raw, (w.get("waits"), nw.get("waits"), raw.get("waits"))
+t = {ic["name"]: ic["time"] for ic in w["initcalls"]}
+assert t["wait_init"] == 3792 and t["wait2_init"] == 1790, t
+PY
+ok $? "--boot --json: \"waits\": \"taken off\" (wait_init 3792 us), \"left in\" with --no-waits, none measured"
+check 0 "$tmp/wait.json" $fx/boot-wait.log && [ ! -s "$tmp/check.err" ] &&
+	check 0 "$tmp/wait-nw.json" $fx/boot-wait.log &&
+	grep -q "wait-nw.json's waiting calls have other tasks' hooks left in, .*boot-wait.log's taken off: not alike (kd --no-waits leaves them in every log's)" "$tmp/check.err" &&
+	sed '/"waits"/d' "$tmp/wait.json" > "$tmp/wait-old.json" &&
+	check 0 "$tmp/wait-old.json" $fx/boot-wait.log && grep -q "wait-old.json's waiting calls have other tasks' hooks left in" "$tmp/check.err" &&
+	"$KD" --boot --check --no-waits "$tmp/wait-nw.json" $fx/boot-wait.log > /dev/null 2> "$tmp/check.err" && [ ! -s "$tmp/check.err" ]
+ok $? "--check: a reference whose waits were left in against a boot whose were taken off is said unlike; --no-waits compares them"
+sed 's/"waits": "taken off"/"waits": "gone"/' "$tmp/wait.json" > "$tmp/wait-bad.json"
+check 2 "$tmp/wait-bad.json" $fx/boot-wait.log && grep -q '"waits" is not "taken off" or "left in"' "$tmp/check.err"
+ok $? "--check refuses \"waits\" that is neither taken off nor left in"
+
 # Unclear errors of the JSON reference side.
 printf '\xef\xbb\xbf' | cat - "$tmp/ref.json" > "$tmp/bom.json"
 check 0 "$tmp/bom.json" $fx/boot.log && grep -q '^PASS' "$tmp/check.out"

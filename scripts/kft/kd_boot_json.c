@@ -149,6 +149,30 @@ static bool bad(struct reader *rd, const char *what)
 	return false;
 }
 
+/*
+ * Member name of obj, absent or null (*out NULL), or one of two strings,
+ * a or b (*out that string, static).
+ */
+static bool get_either(struct reader *rd, const struct json *obj,
+		       const char *name, const char *a, const char *b,
+		       const char **out)
+{
+	const struct json *v = json_get(obj, name);
+	char what[96];
+
+	*out = NULL;
+	if (v && v->type == JSON_STRING && !strcmp(v->str, a))
+		*out = a;
+	else if (v && v->type == JSON_STRING && !strcmp(v->str, b))
+		*out = b;
+	else if (v && v->type != JSON_NULL) {
+		snprintf(what, sizeof(what), "\"%s\" is not \"%s\" or \"%s\"",
+			 name, a, b);
+		return bad(rd, what);
+	}
+	return true;
+}
+
 /* A member that is there, but not a possible boot's. */
 static bool impossible(struct reader *rd, const char *fmt, ...)
 {
@@ -291,20 +315,11 @@ static bool read_report(struct reader *rd, const struct json *root,
 	boot = json_get(root, "boot");
 	if (!boot || boot->type != JSON_OBJECT)
 		return bad(rd, "no \"boot\" object");
-	v = json_get(root, "times");
-	if (v && v->type == JSON_STRING && !strcmp(v->str, "compensated"))
-		r->note.times = "compensated";
-	else if (v && v->type == JSON_STRING && !strcmp(v->str, "measured"))
-		r->note.times = "measured";
-	else if (v && v->type != JSON_NULL)
-		return bad(rd, "\"times\" is not \"compensated\" or \"measured\"");
-	v = json_get(root, "waits");
-	if (v && v->type == JSON_STRING && !strcmp(v->str, "taken off"))
-		r->note.waits = "taken off";
-	else if (v && v->type == JSON_STRING && !strcmp(v->str, "left in"))
-		r->note.waits = "left in";
-	else if (v && v->type != JSON_NULL)
-		return bad(rd, "\"waits\" is not \"taken off\" or \"left in\"");
+	if (!get_either(rd, root, "times", "compensated", "measured",
+			&r->note.times) ||
+	    !get_either(rd, root, "waits", "taken off", "left in",
+			&r->note.waits))
+		return false;
 	r->note.text = r->note_buf;
 	r->note.share = NAN;
 	if (!get_time(rd, boot, "the boot's ", "start", true, US_MAX, &r->t0) ||

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kd's analysis driver: a log read (kftlog.c) into call trees
- * (calltree.c), each call handed, as its caller becomes known and as it
- * completes, to the mode asked for -- the summary's statistics
- * (kd_summary.c) or the call trees printed while reading (kd_tree.c).
+ * (calltree.c).  The call trees printed while reading (kd -r, kd_tree.c)
+ * get each call as its caller becomes known and as it completes; every
+ * other mode gets the whole tree once the log is read and other tasks'
+ * hooks are off the calls that waited for them (waits.c): the summary's
+ * statistics (kd_summary.c), the trees, the boot report, the exports.
  * Every mode reads its logs here; kd.c only parses the command line.
  */
 #include <errno.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The density of other tasks' hooks on each CPU, and its integral (see
- * waits.h).  A change adds a breakpoint where it starts and one where it
- * ends; a query finds its breakpoint by bisection.  Memory: two
- * breakpoints a timed call.
+ * The density of the hooks' time on the one CPU of a run, and its
+ * integral (see waits.h).  A change adds a breakpoint where it starts and
+ * one where it ends; a query finds its breakpoint by bisection.  Memory:
+ * two breakpoints a timed call.
  */
 #include <math.h>
 #include <string.h>
@@ -12,20 +12,20 @@
 #include "waits.h"
 #include "xalloc.h"
 
-static struct kft_waits_cpu *cpu_of(struct kft_waits *w, uint32_t cpu)
-{
-	if (cpu >= w->ncpus) {
-		uint32_t n = cpu + 1 > 2 * w->ncpus ? cpu + 1 : 2 * w->ncpus;
-
-		w->cpu = xrealloc(w->cpu, n * sizeof(*w->cpu));
-		memset(w->cpu + w->ncpus, 0, (n - w->ncpus) * sizeof(*w->cpu));
-		w->ncpus = n;
-	}
-	return &w->cpu[cpu];
-}
+/*
+ * The density: breakpoints (a time, the integral to it, the density after
+ * it), and the changes not yet ended, a min-heap by end: what they take
+ * back.
+ */
+struct density {
+	double *t, *h, *rate;
+	uint32_t n, cap;
+	struct density_end { double end, d; } *ends;
+	uint32_t nends, ends_cap;
+};
 
 /* The density changes at time by d. */
-static void breakpoint(struct kft_waits_cpu *c, double time, double d)
+static void breakpoint(struct density *c, double time, double d)
 {
 	double h = 0, rate = d;
 
@@ -44,19 +44,19 @@ static void breakpoint(struct kft_waits_cpu *c, double time, double d)
 	c->rate[c->n++] = rate;
 }
 
-static void heap_swap(struct kft_waits_end *a, struct kft_waits_end *b)
+static void heap_swap(struct density_end *a, struct density_end *b)
 {
-	struct kft_waits_end x = *a;
+	struct density_end x = *a;
 
 	*a = *b;
 	*b = x;
 }
 
 /* The changes that ended by time x are taken back. */
-static void advance(struct kft_waits_cpu *c, double x)
+static void advance(struct density *c, double x)
 {
 	while (c->nends && c->ends[0].end <= x) {
-		struct kft_waits_end e = c->ends[0];
+		struct density_end e = c->ends[0];
 		uint32_t i = 0;
 
 		c->ends[0] = c->ends[--c->nends];
@@ -76,10 +76,13 @@ static void advance(struct kft_waits_cpu *c, double x)
 	}
 }
 
-void kft_waits_change(struct kft_waits *w, uint32_t cpu, double start,
-		      double end, double d)
+/*
+ * The density changes by d from start to end.  Changes come in the order
+ * they start (the log's).
+ */
+static void density_change(struct density *c, double start, double end,
+			   double d)
 {
-	struct kft_waits_cpu *c = cpu_of(w, cpu);
 	uint32_t i;
 
 	if (!(end > start) || !d)
@@ -99,9 +102,12 @@ void kft_waits_change(struct kft_waits *w, uint32_t cpu, double start,
 	}
 }
 
-double kft_waits_at(struct kft_waits *w, uint32_t cpu, double x)
+/*
+ * The density's integral up to time x: x no later than the start of any
+ * change still to come (any x once all are in).
+ */
+static double density_at(struct density *c, double x)
 {
-	struct kft_waits_cpu *c = cpu_of(w, cpu);
 	uint32_t lo = 0, hi;
 
 	advance(c, x);
@@ -121,25 +127,15 @@ double kft_waits_at(struct kft_waits *w, uint32_t cpu, double x)
 	return c->h[lo] + c->rate[lo] * (x - c->t[lo]);
 }
 
-void kft_waits_reset(struct kft_waits *w)
+static void density_free(struct density *c)
 {
-	for (uint32_t i = 0; i < w->ncpus; i++)
-		w->cpu[i].n = w->cpu[i].nends = 0;
+	free(c->t);
+	free(c->h);
+	free(c->rate);
+	free(c->ends);
 }
 
-void kft_waits_free(struct kft_waits *w)
-{
-	for (uint32_t i = 0; i < w->ncpus; i++) {
-		free(w->cpu[i].t);
-		free(w->cpu[i].h);
-		free(w->cpu[i].rate);
-		free(w->cpu[i].ends);
-	}
-	free(w->cpu);
-	memset(w, 0, sizeof(*w));
-}
-
-/* A call's part in its CPU's density: which, and its window. */
+/* A call's part in the density: which, and its window. */
 struct wait_call {
 	double s, e;		/* its window, inside its caller's */
 	double hooks;		/* the hooks' time in it */
@@ -152,7 +148,8 @@ struct wait_call {
 /*
  * The latest time each task's calls show it, by pid (> 0): a call that
  * never returned holds its task's hooks no further, nothing in the log
- * says it ran after.  Open addressing, twice the calls' slots.
+ * says it ran after.  Open addressing, twice the calls' slots.  One run's
+ * (calltree.c's table of tasks spans the runs of a log).
  */
 struct task_last {
 	int32_t *pid;
@@ -227,7 +224,7 @@ static bool wait_take(const struct kft_tree *t, const struct kft_node *n,
 static void waits_of_run(struct kft_tree *t, struct wait_call *wc,
 			 uint32_t a, uint32_t b)
 {
-	struct kft_waits dens = { 0 };
+	struct density dens = { 0 };
 	struct task_last tl;
 	uint32_t i;
 
@@ -245,15 +242,13 @@ static void waits_of_run(struct kft_tree *t, struct wait_call *wc,
 	for (i = a; i < b; i++) {
 		struct wait_call *w = &wc[i];
 		double h = w->hooks - w->sub_hooks, span = w->e - w->s - w->sub_span;
-		uint32_t cpu;
 
 		if (!w->on)
 			continue;
 		w->rate = h > 0 && span > 0 ? h / span : 0;
 		w->own += w->rate * (span > 0 ? span : 0);
-		cpu = t->nodes[i].c.cpu < 0 ? 0 : (uint32_t)t->nodes[i].c.cpu;
-		kft_waits_change(&dens, cpu, w->s, w->e, w->rate -
-				 (w->nested ? wc[t->nodes[i].parent].rate : 0));
+		density_change(&dens, w->s, w->e, w->rate -
+			       (w->nested ? wc[t->nodes[i].parent].rate : 0));
 	}
 	/*
 	 * Callees before callers: a call's task's integral is its own part
@@ -263,7 +258,6 @@ static void waits_of_run(struct kft_tree *t, struct wait_call *wc,
 	for (i = b; i-- > a;) {
 		struct kft_node *n = &t->nodes[i];
 		struct wait_call *w = &wc[i];
-		uint32_t cpu = n->c.cpu < 0 ? 0 : (uint32_t)n->c.cpu;
 		double x, d, before = n->c.delta;
 
 		if (!w->on)
@@ -272,8 +266,7 @@ static void waits_of_run(struct kft_tree *t, struct wait_call *wc,
 			wc[n->parent].own += w->own;
 		if (n->c.delta < 0)
 			continue;
-		x = kft_waits_at(&dens, cpu, w->e) - kft_waits_at(&dens, cpu, w->s) -
-		    w->own;
+		x = density_at(&dens, w->e) - density_at(&dens, w->s) - w->own;
 		x = round(x * 1000) / 1000;	/* to the ns: rounding is no wait */
 		if (!(x > 0))
 			continue;
@@ -286,7 +279,7 @@ static void waits_of_run(struct kft_tree *t, struct wait_call *wc,
 		if (n->parent >= 0 && before > 0)
 			t->nodes[n->parent].sub -= before - d;
 	}
-	kft_waits_free(&dens);
+	density_free(&dens);
 	free(tl.pid);
 	free(tl.at);
 }

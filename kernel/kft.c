@@ -209,7 +209,7 @@ static noinline notrace void kft_log_on(struct kft_run *run, u64 entry,
 /* The pid a call entered at entry is logged with: -1 in interrupts. */
 static __always_inline int kft_frame_pid(u64 entry)
 {
-	/* Without a branch: see kft_fast_off(). */
+	/* Without a branch: the exit hook then needs one register less. */
 	return current->pid | -(int)!!(entry & KFT_FRAME_IRQ);
 }
 
@@ -481,7 +481,11 @@ static __always_inline void kft_stack_push(struct kft_task *ks, u32 d,
 		return;
 	}
 	f = &ks->frames[d];
-	f->entry_ns = now | kft_entry_flags();
+	/* A branch, taken in interrupts only: fewer instructions than a set. */
+	if (unlikely(!in_task()))
+		now |= KFT_FRAME_IRQ;
+	f->entry_ns = now;
+	/* One store: the exit reads it as one word (no stalled forwarding). */
 	f->call = kft_call(fn, site);
 	f->count = count;
 }
@@ -696,13 +700,20 @@ static __always_inline void kft_unpin(void)
 }
 
 /*
+ * What the hooks call out of line (kft_hook(), kft_enter_full(),
+ * kft_exit_full(), kft_log_refill()) has the hooks' ABI: where the arch's
+ * hooks save every register they change (x86's after-inlining sites),
+ * these do as well, so a hook saves only what its fast path uses, not
+ * every register a call out could change.
+ */
+/*
  * Every case of a hook, out of line: the fast paths below hand it a primed
  * run's call that may start the run, and it starts over.  A logging run's
  * calls they do not handle go to kft_enter_full() and kft_exit_full(),
  * under their own bracket.
  */
-static noinline notrace void kft_hook(unsigned long fn, unsigned long site,
-				      bool entry)
+static kft_arch_hook_abi noinline notrace void
+kft_hook(unsigned long fn, unsigned long site, bool entry)
 {
 	struct kft_run *run;
 	u64 now, flags = 0;
@@ -753,32 +764,22 @@ static __always_inline bool kft_fast_idle(struct kft_run *run, int state,
  * work of a boot run's early days, sched_clock() as the clock, scope,
  * watch, notunder: their until is 0), the stop time reached, the stop
  * function, a shadow stack not yet the run's, and the caller's own
- * reasons (off: its shadow stack's top, full or not fn's).  One test of all,
- * computed with '|' and not '||': under QEMU each branch ends a
- * translation block, which costs more than the few tests, and on hardware
- * the loads are in two cache lines already touched.
+ * reasons (off: its shadow stack's top, full or not fn's).  A compare and
+ * a branch per test, none taken on the fast path: fewer instructions than
+ * folding the tests into one word (set, widen, or), which is what a call
+ * costs under QEMU -icount, and branches a CPU predicts.
  */
-static __always_inline unsigned long kft_fast_off(const struct kft_run *run,
-						  const struct kft_task *ks,
-						  unsigned long fn, bool entry,
-						  u64 now, unsigned long off)
+static __always_inline bool kft_fast_off(const struct kft_run *run,
+					 const struct kft_task *ks,
+					 unsigned long fn, bool entry, u64 now)
 {
-	/*
-	 * Non-zero to leave: differences are XORs, the rest 0 or 1.  Plain
-	 * loads, each used once: the compiler folds them into the tests (not
-	 * a volatile one), and the hook needs fewer registers.  Added up one
-	 * by one, for Clang would otherwise keep every term in a register
-	 * of its own.
-	 */
-	off |= now >= (entry ? run->enter_until : run->exit_until);
-	OPTIMIZER_HIDE_VAR(off);
 	/*
 	 * Its gen, member bit and all (kft_task.gen): a run that sets that
 	 * bit (filter children) takes the full hook anyway (KFT_SLOW_SCOPE).
 	 */
-	off |= ks->gen ^ run->gen;
-	OPTIMIZER_HIDE_VAR(off);
-	return off | (fn == (entry ? run->stop_entry_fn : run->stop_exit_fn));
+	return now >= (entry ? run->enter_until : run->exit_until) ||
+	       ks->gen != run->gen ||
+	       fn == (entry ? run->stop_entry_fn : run->stop_exit_fn);
 }
 
 /*
@@ -813,9 +814,8 @@ static __always_inline bool kft_fast_logs(struct kft_run **run,
  * entry path, under the fast path's bracket.  Out of line and last, as
  * kft_exit_full() below.
  */
-static noinline notrace void kft_enter_full(struct kft_run *run,
-					    unsigned long fn,
-					    unsigned long site)
+static kft_arch_hook_abi noinline notrace void
+kft_enter_full(struct kft_run *run, unsigned long fn, unsigned long site)
 {
 	kft_enter(run, fn, site, kft_clock(), 0);
 }
@@ -836,8 +836,8 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	now = kft_arch_cycles();
 	d = ks->depth;
 	done = true;
-	if (unlikely(kft_fast_off(run, ks, fn, true, now,
-				  d >= CONFIG_KFT_STACK_DEPTH)))
+	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH ||
+		     kft_fast_off(run, ks, fn, true, now)))
 		kft_enter_full(run, fn, site);
 	else
 		kft_stack_push(ks, d, fn, site, now, true);
@@ -853,8 +853,8 @@ out:
  * lives across a call, which would take registers the hook would have to
  * save.
  */
-static noinline notrace void kft_log_refill(struct kft_run *run, u64 entry,
-					    u64 call, u64 len, u64 inner)
+static kft_arch_hook_abi noinline notrace void
+kft_log_refill(struct kft_run *run, u64 entry, u64 call, u64 len, u64 inner)
 {
 	kft_fill(kft_refill(run), entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id(), inner);
@@ -867,8 +867,8 @@ static noinline notrace void kft_log_refill(struct kft_run *run, u64 entry,
  * reason, and it takes no call site, which only a primed run's exit needs
  * (kft_hook()): the exit hook would keep it in a register it must save.
  */
-static noinline notrace void kft_exit_full(struct kft_run *run,
-					   unsigned long fn)
+static kft_arch_hook_abi noinline notrace void
+kft_exit_full(struct kft_run *run, unsigned long fn)
 {
 	kft_exit(run, fn, kft_clock());	/* the counter, or sched_clock() */
 }
@@ -880,8 +880,8 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	struct kft_run *run;
 	struct kft_task *ks;
 	s32 off = kft_off(fn);	/* before the state test: one instruction less when logging */
-	bool done = false, beyond;
-	u64 now, entry, len, call, inner, trigger_mask;
+	bool done = false;
+	u64 now, entry, len, call, inner;
 	u32 top;
 
 	kft_pin();
@@ -890,31 +890,25 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	ks = &current->kft;
 	now = kft_arch_cycles();
 	top = ks->depth - 1;		/* wraps if the stack is empty */
-	/* Some frame to compare, without a branch; only the top one counts. */
-	f = &ks->frames[min_t(u32, top, CONFIG_KFT_STACK_DEPTH - 1)];
-	call = f->call;
-	beyond = top >= CONFIG_KFT_STACK_DEPTH;
-	if (unlikely(kft_fast_off(run, ks, fn, false, now,
-				  beyond | (kft_word_first(call) ^ off)))) {
-		kft_exit_full(run, fn);
-		done = true;
-		goto out;
-	}
-	/* The top frame, top now known in range: one register less live. */
-	entry = ks->frames[top].entry_ns;
-	len = kft_frame_len(entry, now);
 	done = true;
+	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH))
+		goto full;
+	f = &ks->frames[top];
+	if (unlikely(f->fn != off || kft_fast_off(run, ks, fn, false, now)))
+		goto full;
+	entry = f->entry_ns;
+	len = kft_frame_len(entry, now);
 	/*
 	 * Dropped by the time filters (kft_len_kept()), unless the start
-	 * trigger's own call: its flag, the sign bit, zeroes the distance.
+	 * trigger's own call.
 	 */
-	trigger_mask = (s64)entry >> 63;
-	if (unlikely(((len - run->min_len) & ~trigger_mask) > run->len_span)) {
-		kft_stack_pop(ks, &ks->frames[top], top);
+	if (!kft_len_kept(run, len) && !(entry & KFT_FRAME_TRIGGER)) {
+		kft_stack_pop(ks, f, top);
 		kft_count_cpu(KFT_CNT_FILTER_TIME);
 		goto out;
 	}
-	inner = kft_stack_pop(ks, &ks->frames[top], top);
+	call = f->call;
+	inner = kft_stack_pop(ks, f, top);
 	/* kft_reserve_cpu(), its refill out of line. */
 	if (unlikely(!kft_cpu_slot(&e))) {
 		kft_log_refill(run, entry, call, len, inner);
@@ -923,6 +917,9 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	kft_fill(e, entry, call, kft_frame_pid(entry),
 		 kft_delta_encode(len), raw_smp_processor_id(), inner);
 	ks->count += KFT_COUNT_LOGGED;
+	goto out;
+full:
+	kft_exit_full(run, fn);
 out:
 	kft_unpin();
 	return done;

@@ -99,7 +99,7 @@ static inline u32 kft_inner_logged(u64 inner)
 /*
  * Two 32-bit fields that share a word (struct kft_frame's and struct
  * kft_entry's call, kft_entry.delta_pid), as that word: the hooks move
- * each pair in one store or load.  kft_word_first(): the first of the two.
+ * each pair in one store or load.
  */
 static __always_inline u64 kft_word(u32 first, u32 second)
 {
@@ -107,15 +107,6 @@ static __always_inline u64 kft_word(u32 first, u32 second)
 	return (u64)first << 32 | second;
 #else
 	return (u64)second << 32 | first;
-#endif
-}
-
-static __always_inline u32 kft_word_first(u64 word)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return word >> 32;
-#else
-	return word;
 #endif
 }
 

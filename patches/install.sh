@@ -9,7 +9,10 @@
 #   - patches/linux-SERIES/series, for the tree's `make kernelversion`, is
 #     applied with patch -p1 and no fuzz (a hunk whose context does not
 #     match exactly is refused, never applied elsewhere); the applied copy
-#     is kept in $KSRC/.kft/, and a changed series is first reversed.
+#     is kept in $KSRC/.kft/, and a changed series is first reversed;
+#   - a file an earlier KFT installed and this one does not ship is
+#     removed: those the last install listed in $KSRC/.kft/files, and
+#     those patches/RETIRED names (KFT's files before that list was kept).
 #
 # All or nothing: the queue is applied to copies of the files it touches,
 # every path to be written is checked (a regular file or nothing, in a
@@ -202,13 +205,27 @@ for f in "${files[@]}"; do
 	want "$work/tree/$f" "$f"
 done
 
-if [ -n "$uptodate" ] && [ ${#dsts[@]} = 0 ]; then
+# What an earlier KFT installed and this one does not ship: to remove.
+shipped=$work/shipped
+{ git_files kernel include scripts Documentation arch; echo kernel/Kconfig.kft; } | sort -u > "$shipped"
+stale=()
+while read -r f; do
+	[ -n "$f" ] && [[ $f != \#* ]] || continue
+	case $f in /* | *..* | *[[:space:]]*) continue ;; esac
+	grep -qxF -- "$f" "$shipped" && continue
+	if [ -L "$ksrc/$f" ] || [ -f "$ksrc/$f" ]; then
+		stale+=("$f")
+	fi
+done < <({ cat "$state/files" 2>/dev/null; cat "$patches/RETIRED" 2>/dev/null; } | sort -u)
+
+if [ -n "$uptodate" ] && [ ${#dsts[@]} = 0 ] && [ ${#stale[@]} = 0 ] &&
+   cmp -s "$shipped" "$state/files"; then
 	echo "kft-install: $ksrc is up to date (Linux $ver)"
 	exit 0
 fi
 
 # Check every path first.
-for f in "${dsts[@]}" .kft/patches/series; do
+for f in "${dsts[@]}" "${stale[@]}" .kft/patches/series; do
 	check_path "$f"
 done
 if [ ${#problems[@]} != 0 ]; then
@@ -234,7 +251,8 @@ for i in "${!dsts[@]}"; do
 	cp -T --preserve=mode "${srcs[i]}" "$dst.kft-new" ||
 		die "cannot write $dst.kft-new; $nochange"
 done
-mkdir "$state.new" && cp -r "$series_dir" "$state.new/patches" ||
+mkdir "$state.new" && cp -r "$series_dir" "$state.new/patches" &&
+	cp "$shipped" "$state.new/files" ||
 	die "cannot write $state.new; $nochange"
 
 # Into place, uninterrupted: the files, then the record.
@@ -245,10 +263,14 @@ for i in "${!dsts[@]}"; do
 done
 staged=()
 made=()
+for f in "${stale[@]}"; do
+	rm -f "$ksrc/$f" || die "cannot remove $ksrc/$f, which KFT no longer ships: the tree is half installed"
+	echo "kft-install: removed $f (KFT no longer ships it)"
+done
 rm -rf "$state"
 mv -T "$state.new" "$state"
 if [ -n "$uptodate" ]; then
-	echo "kft-install: KFT's files updated in $ksrc (${#dsts[@]} files, Linux $ver)"
+	echo "kft-install: KFT's files updated in $ksrc (${#dsts[@]} files, ${#stale[@]} removed, Linux $ver)"
 else
 	echo "kft-install: KFT installed in $ksrc (Linux $ver)"
 fi

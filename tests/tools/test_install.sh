@@ -73,6 +73,44 @@ patches/install.sh "$tmp/good" > "$tmp/out" 2>&1 &&
 	grep -q 'is up to date (Linux 9.9.3)$' "$tmp/out" && diff -r "$tmp/good.before" "$tmp/good" >/dev/null
 ok $? "install: a second install changes nothing ($(tail -n 1 "$tmp/out"))"
 
+# Files an earlier KFT installed and this one does not ship: those the
+# last install recorded (.kft/files), and those patches/RETIRED names
+# (trees installed before the record), are removed; nothing else is.
+printf '# retired\nscripts/old-kft.h\n../outside\n/etc/kft-abs\n' > "$q/RETIRED"
+grep -qxF kernel/kft.c "$tmp/good/.kft/files" && grep -qxF kernel/Kconfig.kft "$tmp/good/.kft/files"
+ok $? "install: the record lists the files KFT installed ($(wc -l < "$tmp/good/.kft/files") of them)"
+echo scripts/kft/gone.c >> "$tmp/good/.kft/files"
+echo 'int gone;' > "$tmp/good/scripts/kft/gone.c"
+echo 'int mine;' > "$tmp/good/scripts/mine.c"
+echo 'int old;' > "$tmp/good/scripts/old-kft.h"
+echo keep > "$tmp/outside"
+patches/install.sh "$tmp/good" > "$tmp/out" 2>&1 &&
+	[ ! -e "$tmp/good/scripts/kft/gone.c" ] && [ ! -e "$tmp/good/scripts/old-kft.h" ] &&
+	[ -f "$tmp/good/scripts/mine.c" ] && [ "$(cat "$tmp/outside")" = keep ] &&
+	grep -q '^kft-install: removed scripts/kft/gone.c (KFT no longer ships it)$' "$tmp/out" &&
+	grep -q '^kft-install: removed scripts/old-kft.h' "$tmp/out" &&
+	grep -q '(0 files, 2 removed, Linux 9.9.3)$' "$tmp/out" && ! grep -qxF scripts/kft/gone.c "$tmp/good/.kft/files"
+ok $? "install: files an earlier KFT installed are removed (its record, patches/RETIRED), the tree's own and paths outside it are not ($(tail -n 1 "$tmp/out"))"
+patches/install.sh "$tmp/good" > "$tmp/out" 2>&1 && grep -q 'is up to date' "$tmp/out"
+ok $? "install: and then it is up to date ($(tail -n 1 "$tmp/out"))"
+# A record naming a file through a symbolic link out of the tree: the
+# whole install is refused, nothing removed or written.
+mkdir -p "$tmp/elsewhere"
+echo 'int x;' > "$tmp/elsewhere/victim.c"
+ln -s "$tmp/elsewhere" "$tmp/good/linked"
+echo linked/victim.c >> "$tmp/good/.kft/files"
+echo 'int gone;' > "$tmp/good/scripts/kft/gone.c"
+echo scripts/kft/gone.c >> "$tmp/good/.kft/files"
+cp -a "$tmp/good" "$tmp/good.linked"
+patches/install.sh "$tmp/good" > "$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && [ -f "$tmp/elsewhere/victim.c" ] && diff -r "$tmp/good.linked" "$tmp/good" > /dev/null &&
+	grep -q 'linked is a symbolic link' "$tmp/out" && grep -q 'nothing was changed' "$tmp/out"
+ok $? "install: a recorded file behind a symbolic link out of the tree refuses the install, nothing removed (exit $rc: $(tail -n 1 "$tmp/out" | cut -c1-80))"
+rm -f "$tmp/good/linked"
+sed -i '/^linked\/victim.c$/d' "$tmp/good/.kft/files"
+patches/install.sh "$tmp/good" > /dev/null 2>&1 && rm -f "$q/RETIRED"
+
 # A later version of the file: the stub is no longer empty and comes
 # first.  patch's default fuzz (2) puts the hunk on the real function.
 mktree "$tmp/fuzz" 9.9.7

@@ -295,4 +295,19 @@ ok $? "no source #includes a .c: kft_config.c is an object everywhere${inc:+ (#i
 readers=$(grep -lE '(^|[^a-z_])f?read\(' scripts/*.c scripts/kft/*.c | grep -vxE 'scripts/kft/slurp.c|scripts/addr2sym.c|scripts/kft/crlines.c|scripts/kft.c' | paste -sd' ')
 [ -z "$readers" ] && [ "$(grep -cE '(^|[^a-z_])read\(' scripts/kft.c)" = 1 ]
 ok $? "one whole-file reader, scripts/kft/slurp.c, for every tool${readers:+ (others: $readers)}"
+
+# A file KFT once installed into kernel trees and no longer ships is in
+# patches/RETIRED, for install.sh removes it from trees installed before
+# they recorded what they wrote.  Git's history says which: files deleted
+# from the installed directories (renames as a deletion and an addition).
+if git rev-parse --git-dir > /dev/null 2>&1 && [ "$(git rev-parse --is-shallow-repository)" = false ]; then
+	unlisted=$(git log --no-renames --diff-filter=D --name-only --format= -- kernel include scripts Documentation arch |
+		sort -u | while read -r f; do
+			[ -e "$f" ] || grep -qxF -- "$f" patches/RETIRED 2>/dev/null || echo "$f"
+		done | paste -sd' ')
+	[ -z "$unlisted" ] && [ -s patches/RETIRED ]
+	ok $? "patches/RETIRED names every file KFT no longer installs (history: $(grep -vc "^#" patches/RETIRED 2>/dev/null) files${unlisted:+; not there: $unlisted})"
+else
+	tap_skip "patches/RETIRED against history: no full git history here"
+fi
 tap_done

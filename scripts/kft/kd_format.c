@@ -87,6 +87,15 @@ static void cost_text(const struct kft_comp_stats *cs, char *buf, size_t n)
 			 where);
 }
 
+bool kd_costed(const struct kd *kd)
+{
+	const struct kft_log_reader *r = kd->reader;
+
+	if (!kd->comp.logs && r)
+		return r->cost_ok && r->log_columns;
+	return kd->comp.costed;
+}
+
 bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n)
 {
 	const struct kft_comp_stats *cs = &kd->comp;
@@ -99,7 +108,7 @@ bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n)
 	if (!cs->logs && r) {
 		memset(&now, 0, sizeof(now));
 		now.logs = 1;
-		now.costed = r->cost_ok && r->log_columns;
+		now.costed = kd_costed(kd);
 		now.partial = !now.costed && (r->cost_ok || r->log_columns);
 		now.first = r->cost;
 		cs = &now;

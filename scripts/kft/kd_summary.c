@@ -165,7 +165,7 @@ void kd_summary(struct kd *kd)
 	if (kd_times_note(kd, true, buf3, sizeof(buf3)))
 		printf("%s\n", buf3);
 	/* Compensated: the default columns say how much of each is hooks. */
-	if (kd->opt.format_default && kd->comp.costed && !kd->opt.raw) {
+	if (kd->opt.format_default && kd_costed(kd) && !kd->opt.raw) {
 		snprintf(buf3, sizeof(buf3), "%sh", fmt);
 		fmt = buf3;
 	}

@@ -135,6 +135,14 @@ static void print_header(struct kd *kd)
 
 	if (kd->header_done)
 		return;
+	/* Compensated: the default columns say how much of each is hooks. */
+	if (kd->opt.format_default && kd_costed(kd) && !kd->opt.raw &&
+	    !strchr(kd->opt.format, 'h')) {
+		static char fmt[16];
+
+		snprintf(fmt, sizeof(fmt), "%sh", kd->opt.format);
+		kd->opt.format = fmt;
+	}
 	/* (-r: the cost its header gave; the share comes last.) */
 	if (kd_times_note(kd, !kd->stream, note, sizeof(note)))
 		printf("%s\n", note);

@@ -147,6 +147,11 @@ void kd_uncertain_note(void);
  * were (known once the log is read).
  */
 bool kd_times_note(const struct kd *kd, bool share, char *buf, size_t n);
+/*
+ * Compensated times: some log read was, or, while the first is read
+ * (kd -c -r), its header says it will be.
+ */
+bool kd_costed(const struct kd *kd);
 /* Of the traced time, the hooks' part (0 to 1), NAN if none was traced. */
 double kd_hooks_share(const struct kd *kd);
 /* The same for the JSON and SVG outputs (buf holds its text). */

@@ -537,8 +537,11 @@ tcol() { awk -v f="$1" '$NF == f { print $1, $2 }' "$tmp/tree-h.out"; }
 	grep -q "^!: KFT's hooks were half or more of the time as measured" "$tmp/tree-h.out" &&
 	"$KD" -c -r -f th $fx/hooks.log | grep -q "^!: KFT's hooks were half" &&
 	"$KD" -c -f th --raw $fx/hooks.log | awk '$NF == "D" { print $2 }' | grep -qx -- - &&
-	! "$KD" -c -f th --raw $fx/hooks.log | grep -q "^!:" && ! "$KD" -c $fx/hooks.log | grep -q "Hooks\|^!:"
-ok $? "kd -c -f h: each call's hooks' share (A 30%, B 26%), ! and the note at half or more (D, G), - for an open call (F), with -r too; none with --raw or without h"
+	! "$KD" -c -f th --raw $fx/hooks.log | grep -q "^!:" && ! "$KD" -c -f etlp $fx/hooks.log | grep -q "Hooks\|^!:" &&
+	grep -q "^ Entry      Duration   Local         Pid Hooks  Trace$" "$tmp/hooks-tree.out" &&
+	grep -q "^ Entry      Duration   Local         Pid Hooks  Trace$" "$tmp/hooks-tree-stream.out" &&
+	! "$KD" -c --raw $fx/hooks.log | grep -q "Hooks\|^!:" && ! "$KD" -c $fx/nested.log 2>/dev/null | grep -q Hooks
+ok $? "kd -c -f h: each call's hooks' share (A 30%, B 26%), ! and the note at half or more (D, G), - for an open call (F), with -r too; a compensated log's default columns have it; none with --raw, -f without h, or a log not compensated"
 head -n 1 "$tmp/hooks-summary.out" | grep -qx "times: compensated for KFT's hooks (100.0/200.0/50.0 ns per dropped/logged/own call): instrumentation was 24.2% of the traced time; --raw for measured" &&
 	head -n 1 "$tmp/hooks-raw.out" | grep -q '^times: as measured (--raw), .*: instrumentation was 24.2% of the traced time$' &&
 	head -n 1 "$tmp/hooks-tree.out" | grep -q '^times: compensated for ' && tail -n 1 "$tmp/hooks-tree-stream.out" | grep -q 'instrumentation was 24.2%'

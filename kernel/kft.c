@@ -224,16 +224,23 @@ static __always_inline u64 kft_call(unsigned long fn, unsigned long site)
 	return kft_word(kft_off(fn), kft_off(site));
 }
 
-static __always_inline u64 kft_entry_flags(void)
+/*
+ * A call's entry time as its frame keeps it: now, flagged if entered in
+ * interrupt context.  A branch, taken in interrupts only: fewer
+ * instructions than setting the flag from a test.
+ */
+static __always_inline u64 kft_entry_mark(u64 now)
 {
-	return in_task() ? 0 : KFT_FRAME_IRQ;
+	if (unlikely(!in_task()))
+		now |= KFT_FRAME_IRQ;
+	return now;
 }
 
 /* A call logged at the moment it is seen: the start and stop events. */
 static notrace void kft_log_event(struct kft_run *run, unsigned long fn,
 				  unsigned long site, u32 delta, u64 now)
 {
-	u64 entry = now | kft_entry_flags();
+	u64 entry = kft_entry_mark(now);
 
 	kft_log_on(run, entry, kft_call(fn, site), kft_frame_pid(entry), delta,
 		   raw_smp_processor_id(), 0);
@@ -481,10 +488,7 @@ static __always_inline void kft_stack_push(struct kft_task *ks, u32 d,
 		return;
 	}
 	f = &ks->frames[d];
-	/* A branch, taken in interrupts only: fewer instructions than a set. */
-	if (unlikely(!in_task()))
-		now |= KFT_FRAME_IRQ;
-	f->entry_ns = now;
+	f->entry_ns = kft_entry_mark(now);
 	/* One store: the exit reads it as one word (no stalled forwarding). */
 	f->call = kft_call(fn, site);
 	f->count = count;
@@ -700,17 +704,15 @@ static __always_inline void kft_unpin(void)
 }
 
 /*
- * What the hooks call out of line (kft_hook(), kft_enter_full(),
- * kft_exit_full(), kft_log_refill()) has the hooks' ABI: where the arch's
- * hooks save every register they change (x86's after-inlining sites),
- * these do as well, so a hook saves only what its fast path uses, not
- * every register a call out could change.
- */
-/*
  * Every case of a hook, out of line: the fast paths below hand it a primed
  * run's call that may start the run, and it starts over.  A logging run's
  * calls they do not handle go to kft_enter_full() and kft_exit_full(),
  * under their own bracket.
+ *
+ * What the hooks call out of line (these, and kft_log_refill()) has the
+ * hooks' ABI: where the arch's hooks save every register they change
+ * (x86's after-inlining sites), these do as well, so a hook saves only
+ * what its fast path uses, not every register a call out could change.
  */
 static kft_arch_hook_abi noinline notrace void
 kft_hook(unsigned long fn, unsigned long site, bool entry)

@@ -20,7 +20,7 @@ f == 9 { calls = $1; next }
 function x(a, b) { return b > 0 ? sprintf("%.2fx", a / b) : "-" }
 function us(v) { return sprintf("%.0f", v) }
 END {
-	printf "## Fidelity: %s, %s, -%s, Linux %s\n\n", arch, cc == "clang" ? "Clang (LLVM=1)" : "GCC", opt, kver
+	printf "## Fidelity: %s, %s%s, -%s, Linux %s\n\n", arch, cc == "clang" ? "Clang (LLVM=1)" : "GCC", variant, opt, kver
 	printf "QEMU instruction counting (-icount shift=0,sleep=off): 1 instruction = 1 ns, deterministic.\n"
 	printf "Kernels: vanilla; KFT compiled in, no run (idle); KFT with the default boot run (kft=, mintime 500).\n"
 	printf "Each booted with initcall_debug.\n\n"

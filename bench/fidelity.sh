@@ -14,8 +14,11 @@
 # Environment: FIDELITY_ARCHES (default x86_64; arm64 too), FIDELITY_CC
 # (gcc, clang or "gcc clang"; default gcc), FIDELITY_OPT (Os, the
 # tinyconfig's -Os, default; O2: the same kernels built -O2, as
-# distributions build theirs), FIDELITY_TOP (initcalls shown, default 15),
-# BUILD.  Output: build/fidelity/fidelity.md.
+# distributions build theirs), FIDELITY_VARIANT (a config fragment the KFT
+# kernel adds, e.g. afterinlining: the hooks put in after inlining, the
+# default where the compiler can build KFT's plugin or pass),
+# FIDELITY_TOP (initcalls shown, default 15), BUILD.  Output:
+# build/fidelity/fidelity.md.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -29,6 +32,7 @@ Os) opt="" ;;
 O2) opt=+o2 ;;
 *) kft_die "FIDELITY_OPT=$FIDELITY_OPT: Os or O2" ;;
 esac
+variant=${FIDELITY_VARIANT:++$FIDELITY_VARIANT}
 make -s tools-asan
 t0=$SECONDS
 
@@ -37,9 +41,9 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 	. tests/lib/arch.sh
 	for cc in ${FIDELITY_CC:-gcc}; do
 		vdir=$(tests/lib/kbuild.sh "vanilla$opt" "$cc" | tail -n 1)
-		kdir=$(tests/lib/kbuild.sh "kft$opt" "$cc" | tail -n 1)
+		kdir=$(tests/lib/kbuild.sh "kft$variant$opt" "$cc" | tail -n 1)
 		bench/configs.sh "$vdir" "$kdir"
-		pre=$out/$KFT_ARCH-$cc$opt	# pre-vanilla, pre-idle, pre-run
+		pre=$out/$KFT_ARCH-$cc$variant$opt	# pre-vanilla, pre-idle, pre-run
 		for k in vanilla idle run; do
 			dir=$pre-$k
 			case $k in
@@ -63,7 +67,7 @@ for KFT_ARCH in ${FIDELITY_ARCHES:-x86_64}; do
 			"$BUILD/asan/kd" $raw --boot --initcall-debug "$dir/boot.sym" |
 				sed -n 's/.*initcall \([^+]*\)+.* after \([0-9]*\) usecs/\1 \2/p' > "$dir/kd${raw:+-raw}.txt"
 		done
-		awk -v arch="$KFT_ARCH" -v cc="$cc" -v opt="$FIDELITY_OPT" -v top="${FIDELITY_TOP:-15}" \
+		awk -v arch="$KFT_ARCH" -v cc="$cc" -v variant="$variant" -v opt="$FIDELITY_OPT" -v top="${FIDELITY_TOP:-15}" \
 		    -v kver="$KFT_KVER" -f bench/fidelity.awk \
 			"$pre-vanilla/user.txt" "$pre-vanilla/initcalls.txt" \
 			"$pre-idle/user.txt" "$pre-idle/initcalls.txt" \

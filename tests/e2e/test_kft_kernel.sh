@@ -328,6 +328,17 @@ after_inlining_test() {	# after_inlining_test CC
 		[ "$na" -gt 0 ] && [ $((na * 10)) -lt $((nr * 8)) ]
 		ok $? "$KFT_TAG gcc afterinlining: $na local functions, against $nr with -finstrument-functions"
 	fi
+	# An object compiled by an older plugin would keep calls whose
+	# clobbers no longer match the hooks: the plugin's source sum in
+	# every command line that loads it makes Kbuild rebuild it.
+	local src=scripts/gcc-plugins/kft_plugin.c sum with stale
+	[ "$cc" = clang ] && src=scripts/llvm-plugins/kft_pass.cpp
+	sum=$(md5sum < "$src" | cut -d' ' -f1)
+	with=$(grep -rlE --include='.*.o.cmd' 'kft_(plugin|pass)\.so' "$a" | wc -l)
+	stale=$(grep -rlE --include='.*.o.cmd' 'kft_(plugin|pass)\.so' "$a" |
+		xargs grep -L -e "-DKFT_PLUGIN_SUM=$sum" | head -3)
+	[ "$with" -gt 100 ] && [ -z "$stale" ]
+	ok $? "$KFT_TAG $cc afterinlining: the $with objects the plugin compiled carry its source's sum${stale:+ (not: $stale)}"
 	local fn call saved start size body
 	case $KFT_ARCH in
 	x86_64) fn=strncmp call=call saved='push' ;;

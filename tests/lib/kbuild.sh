@@ -76,9 +76,20 @@ for f in "${srcfrags[@]}"; do
 	frags+=("$out/fragments/$(basename "$f")")
 done
 
-# Regenerate .config only when a fragment is newer than it.
+# Regenerate .config only when a fragment is newer than it, or when what
+# the compiler can build changed: GCC's plugin headers make GCC_PLUGINS
+# visible, Clang's LLVM development files KFT's pass.  A symbol that was
+# invisible when .config was made is not in it, so a fragment's "is not
+# set" could not stick; once visible, the next syncconfig (any Kconfig
+# file changed) gives it its default, y, and KFT's plugin with it.
+case $compiler in
+gcc)   caps=$([ -e "$("${KCROSS}gcc" -print-file-name=plugin)/include/plugin-version.h" ] &&
+		echo +gcc-plugins) ;;
+clang) caps=$("$("clang$llvm" -print-prog-name=llvm-config)" --version 2>/dev/null |
+		sed 's/^/+llvm-/') ;;
+esac
 stamp=$out/.kft-config-stamp
-want=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)-$base
+want=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)-$base${caps:-}
 if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	kft_log "configuring $name"
 	make "${makeargs[@]}" -s $basetarget >&2
@@ -109,30 +120,6 @@ for sym in "${!want_cfg[@]}"; do
 			kft_die "$name: '${want_cfg[$sym]}' did not stick in .config"
 	fi
 done
-
-# Objects do not depend on KFT's compiler plugin that compiled them (GCC's
-# before 6.18; Clang's LLVM pass never): a changed kft_plugin.c, or
-# kft_pass.cpp for Clang, recompiles the kernel's objects, a build that
-# stopped half-way's too.  Deleted, not "make clean", which visits every
-# directory a Makefile names and stops at those Debian's 6.18 source
-# leaves out (drivers/video/fbdev/nvidia).  ccache hashes a -fplugin's
-# file but knows nothing of -fpass-plugin: the pass's source goes into
-# its hash.
-if grep -q '^CONFIG_KFT_AFTER_INLINING=y' "$out/.config"; then
-	case $compiler in
-	gcc) plugin_src=$ksrc/scripts/gcc-plugins/kft_plugin.c ;;
-	clang) plugin_src=$ksrc/scripts/llvm-plugins/kft_pass.cpp
-	       export CCACHE_EXTRAFILES=$plugin_src ;;
-	esac
-	plugin=$(md5sum < "$plugin_src" | cut -d' ' -f1)
-	if [ "$(cat "$out/.kft-plugin-stamp" 2>/dev/null)" != "$plugin" ]; then
-		if [ -n "$(find "$out" -path "$out/scripts" -prune -o -name '*.o' -print -quit)" ]; then
-			kft_log "$name: KFT's compiler plugin is new or changed, recompiling every object"
-			find "$out" -path "$out/scripts" -prune -o -name '*.o' -exec rm -f {} +
-		fi
-		echo "$plugin" > "$out/.kft-plugin-stamp"
-	fi
-fi
 
 kft_log "building $name (log: $out/build.log)"
 start=$SECONDS

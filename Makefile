@@ -282,13 +282,14 @@ HOOKS_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g $(ENGINE_CFLAGS)
 $(BUILD)/hooks-%: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
 	@mkdir -p $(@D)
 	$(CC) -$* $(HOOKS_CFLAGS) -o $@ bench/hooks.c $(ENGINE_SRC)
-# x86_64's CONFIG_KFT_AFTER_INLINING hooks save every register they use
-# (kft_arch_hook_abi), on an x86_64 host.
+# x86_64's CONFIG_KFT_AFTER_INLINING hooks (an entry that saves every
+# register it uses, an exit thunk: tests/unit/engine/shim.h), on an x86_64
+# host.
 HOOKS_SAVE_ALL := $(if $(filter x86_64,$(shell uname -m)),$(BUILD)/hooks-O2-saveall)
 $(BUILD)/hooks-O2-saveall: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
 	@mkdir -p $(@D)
 	$(CC) -O2 $(HOOKS_CFLAGS) -mgeneral-regs-only \
-		'-Dkft_arch_hook_abi=__attribute__((no_caller_saved_registers))' \
+		-DSHIM_X86_AFTER_INLINING \
 		-o $@ bench/hooks.c $(ENGINE_SRC)
 bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os $(HOOKS_SAVE_ALL)
 	@BUILD=$(BUILD) bench/hooks.sh

@@ -15,13 +15,14 @@ CALLS=${CALLS:-30000}
 command -v valgrind >/dev/null || { echo "bench-hooks: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
 out=$BUILD/bench
 mkdir -p "$out"
-# O2-saveall: x86_64's CONFIG_KFT_AFTER_INLINING, whose hooks save every
-# register they use (built on x86_64 hosts).
+# O2-saveall: x86_64's CONFIG_KFT_AFTER_INLINING, whose entry hook saves
+# every register it uses and whose exit hook is a thunk that saves the
+# return value's (built on x86_64 hosts).
 opts=(O2 Os)
 head='| path | -O2 instructions per call | -Os instructions per call |'
 if [ -x "$BUILD/hooks-O2-saveall" ]; then
 	opts+=(O2-saveall)
-	head+=' -O2, x86_64 after inlining (saving every register) |'
+	head+=' -O2, x86_64 after inlining (the hooks saving registers) |'
 fi
 printf '%s\n|%s\n' "$head" "$(printf -- '---|%.0s' $(seq 0 ${#opts[@]}))" > "$out/hooks.md"
 for path in idle primed mintime early funclist every watch; do

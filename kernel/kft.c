@@ -710,9 +710,10 @@ static __always_inline void kft_unpin(void)
  * under their own bracket.
  *
  * What the hooks call out of line (these, and kft_log_refill()) has the
- * hooks' ABI: where the arch's hooks save every register they change
- * (x86's after-inlining sites), these do as well, so a hook saves only
- * what its fast path uses, not every register a call out could change.
+ * ABI of the hook that calls it: where a hook saves every register it
+ * changes (x86's after-inlining entry), these do as well, so the hook
+ * saves only what its fast path uses, not every register a call out
+ * could change.
  */
 static kft_arch_hook_abi noinline notrace void
 kft_hook(unsigned long fn, unsigned long site, bool entry)
@@ -855,7 +856,7 @@ out:
  * lives across a call, which would take registers the hook would have to
  * save.
  */
-static kft_arch_hook_abi noinline notrace void
+static kft_arch_exit_abi noinline notrace void
 kft_log_refill(struct kft_run *run, u64 entry, u64 call, u64 len, u64 inner)
 {
 	kft_fill(kft_refill(run), entry, call, kft_frame_pid(entry),
@@ -869,7 +870,7 @@ kft_log_refill(struct kft_run *run, u64 entry, u64 call, u64 len, u64 inner)
  * reason, and it takes no call site, which only a primed run's exit needs
  * (kft_hook()): the exit hook would keep it in a register it must save.
  */
-static kft_arch_hook_abi noinline notrace void
+static kft_arch_exit_abi noinline notrace void
 kft_exit_full(struct kft_run *run, unsigned long fn)
 {
 	kft_exit(run, fn, kft_clock());	/* the counter, or sched_clock() */
@@ -995,27 +996,26 @@ static __always_inline bool kft_bench_steps(void)
 #endif
 
 /*
- * The hooks, in C; DEFINE_KFT_HOOK() puts an arch's thunk in front of
- * each where the instrumentation calls them with a narrower convention.
+ * The hooks, in C; DEFINE_KFT_ENTER and DEFINE_KFT_EXIT put an arch's
+ * thunk in front of each where the instrumentation calls them with a
+ * convention of its own.
  */
-kft_arch_hook_abi void notrace
-kft_c_hook(__cyg_profile_func_enter)(void *fn, void *site)
+kft_arch_hook_abi void notrace kft_c_enter(void *fn, void *site)
 {
 	kft_bench_or(kft_enter_hook, kft_arch_code_addr(fn),
 		     kft_arch_code_addr(site));
 }
 EXPORT_SYMBOL(__cyg_profile_func_enter);
 
-kft_arch_hook_abi void notrace
-kft_c_hook(__cyg_profile_func_exit)(void *fn, void *site)
+kft_arch_exit_abi void notrace kft_c_exit(void *fn, void *site)
 {
 	kft_bench_or(kft_exit_hook, kft_arch_code_addr(fn),
 		     kft_arch_code_addr(site));
 }
 EXPORT_SYMBOL(__cyg_profile_func_exit);
 
-DEFINE_KFT_HOOK(__cyg_profile_func_enter);
-DEFINE_KFT_HOOK(__cyg_profile_func_exit);
+DEFINE_KFT_ENTER;
+DEFINE_KFT_EXIT;
 
 static void kft_log_task_frames(struct kft_run *run, struct task_struct *t)
 {

@@ -333,26 +333,42 @@ static inline unsigned long kft_addr(s32 off)
 
 /*
  * The hooks -finstrument-functions calls on every function entry and exit,
- * with the calling convention the arch's instrumentation may ask for.  An
- * arch whose convention C cannot be compiled to has thunks of its own
- * under the hooks' names (kft_arch_hook_thunk()): DEFINE_KFT_HOOK() puts
- * each in front of its C hook, kft_c_hook(name).
+ * with the calling convention the arch's instrumentation may ask for:
+ * kft_arch_hook_abi, the C hooks' and what they call out of line, and
+ * kft_arch_exit_abi, where the exit's is another (what only the exit
+ * calls has it too).  An arch whose convention C cannot be compiled to
+ * has a thunk under the hook's name (kft_arch_enter_thunk(),
+ * kft_arch_exit_thunk()) in front of the C hook, kft_c_enter or
+ * kft_c_exit: DEFINE_KFT_ENTER and DEFINE_KFT_EXIT put it there.
  */
 #ifndef kft_arch_hook_abi
 #define kft_arch_hook_abi
 #endif
-#ifdef kft_arch_hook_thunk
-#define kft_c_hook(name)	kft_c##name
-#define DEFINE_KFT_HOOK(name)	kft_arch_hook_thunk(name, kft_c##name)
+#ifndef kft_arch_exit_abi
+#define kft_arch_exit_abi	kft_arch_hook_abi
+#endif
+#ifdef kft_arch_enter_thunk
+#define kft_c_enter		kft_c__cyg_profile_func_enter
+#define DEFINE_KFT_ENTER	\
+	kft_arch_enter_thunk(__cyg_profile_func_enter, kft_c_enter)
 #else
-#define kft_c_hook(name)	name
-#define DEFINE_KFT_HOOK(name)	\
-	kft_arch_hook_abi void name(void *fn, void *site)
+#define kft_c_enter		__cyg_profile_func_enter
+#define DEFINE_KFT_ENTER	\
+	kft_arch_hook_abi void kft_c_enter(void *fn, void *site)
+#endif
+#ifdef kft_arch_exit_thunk
+#define kft_c_exit		kft_c__cyg_profile_func_exit
+#define DEFINE_KFT_EXIT		\
+	kft_arch_exit_thunk(__cyg_profile_func_exit, kft_c_exit)
+#else
+#define kft_c_exit		__cyg_profile_func_exit
+#define DEFINE_KFT_EXIT		\
+	kft_arch_exit_abi void kft_c_exit(void *fn, void *site)
 #endif
 kft_arch_hook_abi void __cyg_profile_func_enter(void *fn, void *site);
-kft_arch_hook_abi void __cyg_profile_func_exit(void *fn, void *site);
-kft_arch_hook_abi void kft_c_hook(__cyg_profile_func_enter)(void *fn, void *site);
-kft_arch_hook_abi void kft_c_hook(__cyg_profile_func_exit)(void *fn, void *site);
+kft_arch_exit_abi void __cyg_profile_func_exit(void *fn, void *site);
+kft_arch_hook_abi void kft_c_enter(void *fn, void *site);
+kft_arch_exit_abi void kft_c_exit(void *fn, void *site);
 
 /* A hook called as the instrumentation's call sites call it. */
 #ifndef kft_arch_call_hook

@@ -20,14 +20,15 @@
  * them.  It runs before the tail-call pass, so a void function may still
  * end with a jump to the exit hook, as with -finstrument-functions.
  *
- * On x86_64 and arm64 the hooks save every register they use (x86_64:
- * no_caller_saved_registers, kft_arch_hook_abi; arm64: thunks,
- * kft_arch_hook_thunk()), and each call is inline asm that clobbers only
- * what the call itself must: the function around it keeps its values
- * where the untraced one does, instead of saving them across two calls
- * that are NOPs while KFT is idle (a leaf like strncmp() no longer saves
- * three registers).  Not on x86_64 with frame pointers: an asm call
- * cannot make GCC set up the frame before it.
+ * On x86_64 and arm64 each call is inline asm that clobbers only what the
+ * call itself must, and the hooks save every other register they use
+ * (asm/kft.h): the function around it keeps its values where the
+ * untraced one does, instead of saving them across two calls that are
+ * NOPs while KFT is idle (a leaf like strncmp() no longer saves three
+ * registers).  The entry's clobbers next to nothing; at an exit only the
+ * return value is live, and the exit's clobbers every other caller-saved
+ * register, so that the exit hook has few to save.  Not on x86_64 with
+ * frame pointers: an asm call cannot make GCC set up the frame before it.
  *
  * Loaded through CC_FLAGS_FTRACE (CONFIG_KFT_AFTER_INLINING), so every
  * ftrace opt-out keeps it out of the same code.
@@ -88,20 +89,26 @@ struct kft_asm_abi {
 	const char *load_far;	/* the same for a weak function, if needed */
 	const char *ra;		/* the return address's constraint ... */
 	const char *ra_reg;	/* ... or its register, for "r" */
-	const char *clobbers[5];
+	const char *clobbers[5];		/* the entry's */
+	const char *exit_clobbers[20];
 	bool frame_pointer;	/* also where GCC keeps a frame pointer */
 	bool ra_at_entry;	/* the exits' return address is the entry's */
 };
 
 static const struct kft_asm_abi kft_asm_abis[] = {
-	/* x86_64: the hooks are __no_caller_saved_registers */
+	/*
+	 * x86_64: the entry hook is __no_caller_saved_registers, the exit's
+	 * a thunk that saves %rax, %rdx (the return value) and %rsi.
+	 */
 	{ "no_caller_saved_registers", "movq $%c1, %%rdi\n\tcall ", NULL,
-	  "S", NULL, { "rdi" }, false, false },
+	  "S", NULL, { "rdi" },
+	  { "rdi", "rcx", "r8", "r9", "r10", "r11" }, false, false },
 	/*
 	 * arm64: the hooks are thunks (asm/kft.h) that take their arguments
 	 * in x9 and x10, so that a function's own arguments stay where they
 	 * are, and save every register but x9, the x30 of the BL, and x16
-	 * and x17, which a module's PLT may change on its way.  ADR reaches
+	 * and x17, which a module's PLT may change on its way; the exit's
+	 * saves x0 and x1 (the return value), x10 and x18.  ADR reaches
 	 * 1 MB, the function's own code; a weak function's symbol may be a
 	 * strong definition anywhere in the kernel, which ADRP reaches.
 	 * The return address is read once, at entry: GCC reads it from x30
@@ -110,7 +117,9 @@ static const struct kft_asm_abi kft_asm_abis[] = {
 	 */
 	{ "aarch64_vector_pcs", "adr x9, %c1\n\tbl ",
 	  "adrp x9, %c1\n\tadd x9, x9, :lo12:%c1\n\tbl ", "r", "x10",
-	  { "x9", "x16", "x17", "x30", "cc" }, true, true },
+	  { "x9", "x16", "x17", "x30", "cc" },
+	  { "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x11", "x12",
+	    "x13", "x14", "x15", "x16", "x17", "x30", "cc" }, true, true },
 };
 
 static const struct kft_asm_abi *kft_asm_abi;
@@ -135,17 +144,22 @@ static gasm *kft_hook_asm(tree hook, tree fn, tree ra)
 	vec<tree, va_gc> *inputs = NULL, *clobbers = NULL;
 	const struct kft_asm_abi *abi = kft_asm_abi;
 	const char *load = abi->load_fn;
+	const char *const *clobber = abi->clobbers;
+	unsigned int i, n = ARRAY_SIZE(abi->clobbers);
 	gasm *stmt;
 	char *text;
-	unsigned int i;
 
+	if (hook == kft_exit_decl) {
+		clobber = abi->exit_clobbers;
+		n = ARRAY_SIZE(abi->exit_clobbers);
+	}
 	if (abi->load_far && DECL_WEAK(current_function_decl))
 		load = abi->load_far;
 	text = concat(load, IDENTIFIER_POINTER(DECL_NAME(hook)), NULL);
 	vec_safe_push(inputs, kft_asm_operand(abi->ra, ra));
 	vec_safe_push(inputs, kft_asm_operand("i", fn));
-	for (i = 0; i < ARRAY_SIZE(abi->clobbers) && abi->clobbers[i]; i++) {
-		const char *c = abi->clobbers[i];
+	for (i = 0; i < n && clobber[i]; i++) {
+		const char *c = clobber[i];
 		tree str = build_string(strlen(c) + 1, c);
 
 		vec_safe_push(clobbers, build_tree_list(NULL_TREE, str));

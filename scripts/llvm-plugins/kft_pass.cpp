@@ -14,12 +14,13 @@
  * This pass runs after the optimizer (OptimizerLastEP, after inlining, as
  * late as a plugin can): for each function so marked it takes the
  * attributes off and puts in the calls itself, as inline asm that clobbers
- * only what the call must.  The hooks save every other register they use
- * (x86_64: no_caller_saved_registers, kft_arch_hook_abi; arm64: thunks,
- * kft_arch_hook_thunk()).  notrace functions carry no attribute and are
- * left alone, as are naked ones, and on x86_64 those with a frame pointer
- * (an asm call cannot make the compiler set up the frame before it) and
- * any whose symbol is not a plain C name: codegen calls the hooks there.
+ * only what the call must: the entry's next to nothing, the exit's every
+ * caller-saved register but the return value's, which is all that is live
+ * there.  The hooks save every other register they use (asm/kft.h).
+ * notrace functions carry no attribute and are left alone, as are naked
+ * ones, and on x86_64 those with a frame pointer (an asm call cannot make
+ * the compiler set up the frame before it) and any whose symbol is not a
+ * plain C name: codegen calls the hooks there.
  *
  * Built against the LLVM of the Clang that loads it (scripts/llvm-plugins/
  * Makefile) and loaded through CC_FLAGS_FTRACE (CONFIG_KFT_AFTER_INLINING),
@@ -61,32 +62,40 @@ struct kft_asm_abi {
 	const char *load_fn;	/* FN in the hook's first argument */
 	const char *load_far;	/* the same for a weak function, if needed */
 	const char *constraints;	/* the return address, then clobbers */
+	const char *exit_constraints;	/* the same, the exit's */
 	bool ra_changed;	/* the hook may change the return address's register */
 	bool ra_at_entry;	/* the exits' return address is the entry's */
 	bool frame_pointer;	/* also where a frame pointer is kept */
 };
 
 /*
- * x86_64: the hooks are __no_caller_saved_registers, which Clang's
- * lets change the arguments' registers, %rdi and %rsi.
+ * x86_64: the entry hook is __no_caller_saved_registers, which Clang's
+ * lets change the arguments' registers, %rdi and %rsi; the exit's a thunk
+ * that saves %rax and %rdx, the return value, and %rsi.
  */
 const kft_asm_abi kft_x86_64 = {
 	"movq $$FN, %rdi\n\tcall ", nullptr,
-	"={rsi},0,~{rdi},~{dirflag},~{fpsr},~{flags}", true, false, false,
+	"={rsi},0,~{rdi},~{dirflag},~{fpsr},~{flags}",
+	"={rsi},0,~{rdi},~{rcx},~{r8},~{r9},~{r10},~{r11},~{dirflag},~{fpsr},~{flags}",
+	true, false, false,
 };
 
 /*
  * arm64: the hooks are thunks (asm/kft.h) that take their arguments in x9
  * and x10, so that a function's own arguments stay where they are, and
  * save every register but x9, the x30 of the BL, and x16 and x17, which a
- * module's PLT may change on its way.  ADR reaches 1 MB, the function's
+ * module's PLT may change on its way; the exit's saves x0 and x1 (the
+ * return value), x10 and x18.  ADR reaches 1 MB, the function's
  * own code; a weak function's symbol may be a strong definition anywhere
  * in the kernel, which ADRP reaches.  The return address is read once, at
  * entry: reading it strips it (XPACLRI) each time.
  */
 const kft_asm_abi kft_arm64 = {
 	"adr x9, FN\n\tbl ", "adrp x9, FN\n\tadd x9, x9, :lo12:FN\n\tbl ",
-	"{x10},~{x9},~{x16},~{x17},~{lr},~{cc}", false, true, true,
+	"{x10},~{x9},~{x16},~{x17},~{lr},~{cc}",
+	"{x10},~{x2},~{x3},~{x4},~{x5},~{x6},~{x7},~{x8},~{x9},~{x11},~{x12},"
+	"~{x13},~{x14},~{x15},~{x16},~{x17},~{lr},~{cc}",
+	false, true, true,
 };
 
 const kft_asm_abi *kft_abi_of(const Module &M)
@@ -123,7 +132,7 @@ bool kft_use_asm(const Function &F, const kft_asm_abi &abi)
 }
 
 InlineAsm *kft_hook_asm(const Function &F, const kft_asm_abi &abi,
-			StringRef hook, Type *ptr)
+			StringRef hook, Type *ptr, bool exit)
 {
 	const char *load = abi.load_fn;
 	std::string text, name = F.getName().str();
@@ -138,7 +147,8 @@ InlineAsm *kft_hook_asm(const Function &F, const kft_asm_abi &abi,
 	type = FunctionType::get(abi.ra_changed ? ptr :
 				 Type::getVoidTy(F.getContext()), {ptr}, false);
 	return InlineAsm::get(type, text,
-			      std::string(abi.constraints) + ",~{memory}", true);
+			      std::string(exit ? abi.exit_constraints :
+					  abi.constraints) + ",~{memory}", true);
 }
 
 #if LLVM_VERSION_MAJOR >= 20
@@ -179,9 +189,9 @@ void kft_instrument(Function &F, const kft_asm_abi &abi)
 	Type *ptr = ra->getType();
 
 	if (!enter.empty())
-		b.CreateCall(kft_hook_asm(F, abi, enter, ptr), {ra});
+		b.CreateCall(kft_hook_asm(F, abi, enter, ptr, false), {ra});
 	if (!exit.empty()) {
-		InlineAsm *call = kft_hook_asm(F, abi, exit, ptr);
+		InlineAsm *call = kft_hook_asm(F, abi, exit, ptr, true);
 
 		for (BasicBlock &bb : F) {
 			Instruction *at = bb.getTerminator();

@@ -8,8 +8,10 @@
 # untraced, and its hooks see every call with the right function and call
 # site, a musttail call's too.  Both arches: the assembly has the asm
 # calls, a leaf saves no callee-saved register (one built without the pass
-# does), notrace functions have no calls, a weak function is reached with
-# ADRP, and x86_64 with frame pointers keeps the compiler's calls.
+# does), the exits' asm clobbers every caller-saved register but the
+# return value's and the entries' not the arguments', notrace functions
+# have no calls, a weak function is reached with ADRP, and x86_64 with
+# frame pointers keeps the compiler's calls.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -108,6 +110,20 @@ pass_test() {	# pass_test CLANG: the pass against CLANG's LLVM
 			! grep -Eq "$saved" "$tmp/leaf.s" &&
 			body "$tmp/$t-plain.s" leaf | grep -Eq "$saved"
 		ok $? "$cc $t: leaf() calls both hooks from asm and saves no callee-saved register (without the pass it does)"
+		# At an exit only the return value is live: its asm may clobber
+		# every other caller-saved register (asm/kft.h's exit thunks
+		# change them), the entry's none of the arguments' it keeps.
+		local only
+		case $t in
+		x86_64) only='~\{rcx\},~\{r8\},~\{r9\},~\{r10\},~\{r11\}' ;;
+		aarch64) only='~\{x2\},~\{x3\},~\{x4\},~\{x5\},~\{x6\},~\{x7\},~\{x8\}' ;;
+		esac
+		"${c[@]}" --target=$t-linux-gnu -fomit-frame-pointer "${pass[@]}" -S -emit-llvm \
+			-o "$tmp/$t.ll" "$src/prog.c" &&
+			grep 'asm sideeffect.*call __cyg_profile_func_exit\|asm sideeffect.*bl __cyg_profile_func_exit' "$tmp/$t.ll" > "$tmp/exits.ll" &&
+			grep 'asm sideeffect.*__cyg_profile_func_enter' "$tmp/$t.ll" > "$tmp/enters.ll" &&
+			! grep -Ev "$only" "$tmp/exits.ll" && ! grep -E '~\{(rcx|r8|x2)\}' "$tmp/enters.ll"
+		ok $? "$cc $t: the exits' asm clobbers the caller-saved registers but the return value's, the entries' not ($(wc -l < "$tmp/exits.ll") exits)"
 		! body "$tmp/$t.s" notr | grep -q __cyg_profile &&
 			! body "$tmp/$t.s" main | grep -q __cyg_profile
 		ok $? "$cc $t: notrace functions call no hook"

@@ -70,20 +70,22 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 
 /*
  * CONFIG_KFT_AFTER_INLINING calls the hooks from inline asm
- * (scripts/gcc-plugins/kft_plugin.c) that passes the function in x9 and
- * the return address in x10, and clobbers only x9, x16 and x17 (a
- * module's PLT may change them) and x30: an idle kernel's functions keep
- * their arguments and values in registers across the NOP'd sites.  GCC
- * has no attribute that compiles a C function to that convention on
- * arm64: the hooks are thunks that save the other caller-saved registers
- * (x18 too, a temporary unless it holds the shadow call stack) around
- * the C hooks, with a frame record for the unwinder.  First they return
- * if no run is armed, as kft_hooks_idle() does: setup_arch() calls them
- * 42,000 times before the sites are NOPs.  BTI C: modules reach them
- * through a PLT's BR.
+ * (scripts/gcc-plugins/kft_plugin.c, scripts/llvm-plugins/kft_pass.cpp)
+ * that passes the function in x9 and the return address in x10.  The
+ * entry's clobbers only x9, x16 and x17 (a module's PLT may change them)
+ * and x30: an idle kernel's functions keep their arguments and values in
+ * registers across the NOP'd sites.  At an exit nothing is live but the
+ * return value, in x0 and x1: the exit's clobbers every other temporary
+ * but x18 and x10.  GCC has no attribute that compiles a C function to
+ * such a convention on arm64: the hooks are thunks that save the other
+ * caller-saved registers (x18 too, a temporary unless it holds the shadow
+ * call stack) around the C hooks, with a frame record for the unwinder.
+ * First they return if no run is armed, as kft_hooks_idle() does:
+ * setup_arch() calls them 42,000 times before the sites are NOPs.  BTI
+ * C: modules reach them through a PLT's BR.
  */
 #ifdef CONFIG_KFT_AFTER_INLINING
-#define kft_arch_hook_thunk(name, c_hook)				\
+#define kft_arm64_thunk(name, c_hook, frame, save, restore)		\
 	asm(".pushsection .text, \"ax\"\n"				\
 	    ".globl " #name "\n"					\
 	    ".type " #name ", %function\n"				\
@@ -96,33 +98,48 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 	    "	cmp	w16, #" __stringify(KFT_ARMED_SPAN) "\n"	\
 	    "	b.ls	1f\n"						\
 	    "	ret\n"							\
-	    "1:	stp	x29, x30, [sp, #-144]!\n"			\
+	    "1:	stp	x29, x30, [sp, #-" #frame "]!\n"		\
 	    "	mov	x29, sp\n"					\
-	    "	stp	x0, x1, [sp, #16]\n"				\
-	    "	stp	x2, x3, [sp, #32]\n"				\
-	    "	stp	x4, x5, [sp, #48]\n"				\
-	    "	stp	x6, x7, [sp, #64]\n"				\
-	    "	stp	x8, x10, [sp, #80]\n"				\
-	    "	stp	x11, x12, [sp, #96]\n"				\
-	    "	stp	x13, x14, [sp, #112]\n"			\
-	    "	stp	x15, x18, [sp, #128]\n"			\
+	    save							\
 	    "	mov	x0, x9\n"					\
 	    "	mov	x1, x10\n"					\
 	    "	bl	" __stringify(c_hook) "\n"			\
-	    "	ldp	x0, x1, [sp, #16]\n"				\
-	    "	ldp	x2, x3, [sp, #32]\n"				\
-	    "	ldp	x4, x5, [sp, #48]\n"				\
-	    "	ldp	x6, x7, [sp, #64]\n"				\
-	    "	ldp	x8, x10, [sp, #80]\n"				\
-	    "	ldp	x11, x12, [sp, #96]\n"				\
-	    "	ldp	x13, x14, [sp, #112]\n"			\
-	    "	ldp	x15, x18, [sp, #128]\n"			\
-	    "	ldp	x29, x30, [sp], #144\n"			\
+	    restore							\
+	    "	ldp	x29, x30, [sp], #" #frame "\n"			\
 	    "	ret\n"							\
 	    ".size " #name ", . - " #name "\n"				\
 	    ".popsection")
 
-/* A thunk called as the plugin's call sites call it (kft_calibrate.c). */
+#define kft_arch_enter_thunk(name, c_hook)				\
+	kft_arm64_thunk(name, c_hook, 144,				\
+			"	stp	x0, x1, [sp, #16]\n"			\
+			"	stp	x2, x3, [sp, #32]\n"			\
+			"	stp	x4, x5, [sp, #48]\n"			\
+			"	stp	x6, x7, [sp, #64]\n"			\
+			"	stp	x8, x10, [sp, #80]\n"			\
+			"	stp	x11, x12, [sp, #96]\n"			\
+			"	stp	x13, x14, [sp, #112]\n"		\
+			"	stp	x15, x18, [sp, #128]\n",		\
+			"	ldp	x0, x1, [sp, #16]\n"			\
+			"	ldp	x2, x3, [sp, #32]\n"			\
+			"	ldp	x4, x5, [sp, #48]\n"			\
+			"	ldp	x6, x7, [sp, #64]\n"			\
+			"	ldp	x8, x10, [sp, #80]\n"			\
+			"	ldp	x11, x12, [sp, #96]\n"			\
+			"	ldp	x13, x14, [sp, #112]\n"		\
+			"	ldp	x15, x18, [sp, #128]\n")
+
+#define kft_arch_exit_thunk(name, c_hook)				\
+	kft_arm64_thunk(name, c_hook, 48,				\
+			"	stp	x0, x1, [sp, #16]\n"			\
+			"	stp	x10, x18, [sp, #32]\n",		\
+			"	ldp	x0, x1, [sp, #16]\n"			\
+			"	ldp	x10, x18, [sp, #32]\n")
+
+/*
+ * A thunk called as the plugin's call sites call it (kft_calibrate.c),
+ * with the exit's clobbers, the entry's and more.
+ */
 #define kft_arch_call_hook(hook, fn, site)				\
 do {									\
 	register void *__kft_fn asm("x9") = (fn);			\
@@ -131,7 +148,9 @@ do {									\
 	asm volatile("bl	" __stringify(hook)			\
 		     : "+r" (__kft_fn)					\
 		     : "r" (__kft_site)					\
-		     : "x16", "x17", "x30", "cc", "memory");		\
+		     : "x2", "x3", "x4", "x5", "x6", "x7", "x8",	\
+		       "x11", "x12", "x13", "x14", "x15", "x16", "x17",	\
+		       "x30", "cc", "memory");				\
 } while (0)
 #endif
 

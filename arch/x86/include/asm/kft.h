@@ -59,14 +59,23 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 #define KFT_ARCH_PERCPU_AT_START
 
 /*
- * CONFIG_KFT_AFTER_INLINING calls the hooks from inline asm that clobbers
- * only %rdi (scripts/gcc-plugins/kft_plugin.c; with Clang %rsi too,
- * scripts/llvm-plugins/kft_pass.cpp): the hooks save every other register
- * they change, so an idle kernel's functions keep their values in
- * registers across the NOP'd sites.  Clang's no_caller_saved_registers
- * leaves the arguments' registers out, and tail-calls from such a
- * function into one that saves nothing, the registers restored and the
- * call's own argument lost with them (Clang 14 and 19): no tail calls.
+ * CONFIG_KFT_AFTER_INLINING calls the hooks from inline asm
+ * (scripts/gcc-plugins/kft_plugin.c, scripts/llvm-plugins/kft_pass.cpp).
+ * The entry's clobbers only %rdi (with Clang %rsi too): the entry hook
+ * saves every other register it changes, so an idle kernel's functions
+ * keep their arguments and values in registers across the NOP'd sites.
+ * Clang's no_caller_saved_registers leaves the arguments' registers out,
+ * and tail-calls from such a function into one that saves nothing, the
+ * registers restored and the call's own argument lost with them (Clang 14
+ * and 19): no tail calls.
+ *
+ * At an exit nothing is live but the return value, in %rax and %rdx: the
+ * exit's asm clobbers every other caller-saved register, and the exit
+ * hook is a thunk that saves those two, and %rsi, the return address the
+ * site passes, around a C hook of the plain ABI, which saves what it uses
+ * of the callee-saved registers only.  The thunk is a function of its own
+ * for objtool and the unwinder; with frame pointers the sites are calls
+ * (no asm), and the hooks stay as the entry's.
  */
 #ifdef CONFIG_KFT_AFTER_INLINING
 #ifdef CONFIG_CC_IS_CLANG
@@ -74,6 +83,30 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 					       __disable_tail_calls__))
 #else
 #define kft_arch_hook_abi	__no_caller_saved_registers
+#endif
+#ifndef CONFIG_FRAME_POINTER
+#include <linux/stringify.h>
+#include <asm/ibt.h>
+#include <asm/linkage.h>
+
+#define kft_arch_exit_abi
+#define kft_arch_exit_thunk(name, c_hook)				\
+	asm(".pushsection .text, \"ax\"\n"				\
+	    ".globl " #name "\n"					\
+	    ".type " #name ", @function\n"				\
+	    ".balign 16\n"						\
+	    #name ":\n\t"						\
+	    ASM_ENDBR							\
+	    "push	%rax\n\t"					\
+	    "push	%rdx\n\t"					\
+	    "push	%rsi\n\t"					\
+	    "call	" __stringify(c_hook) "\n\t"			\
+	    "pop	%rsi\n\t"					\
+	    "pop	%rdx\n\t"					\
+	    "pop	%rax\n\t"					\
+	    ASM_RET							\
+	    ".size " #name ", . - " #name "\n"				\
+	    ".popsection")
 #endif
 #endif
 

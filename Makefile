@@ -286,7 +286,7 @@ $(BUILD)/hooks-%: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linu
 # register it uses, an exit thunk: tests/unit/engine/shim.h), on an x86_64
 # host.
 HOOKS_SAVE_ALL := $(if $(filter x86_64,$(shell uname -m)),$(BUILD)/hooks-O2-saveall)
-$(BUILD)/hooks-O2-saveall: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
+$(BUILD)/hooks-O2-saveall: bench/hooks.c $(ENGINE_SRC) arch/x86/include/asm/kft_thunk.h $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
 	@mkdir -p $(@D)
 	$(CC) -O2 $(HOOKS_CFLAGS) -mgeneral-regs-only \
 		-DSHIM_X86_AFTER_INLINING \

@@ -265,29 +265,15 @@ extern u64 (*shim_tsc_noise)(void);
  * make bench-hooks' O2-saveall: x86_64's CONFIG_KFT_AFTER_INLINING hooks
  * (arch/x86/include/asm/kft.h): the entry saves every register it uses,
  * the exit is a thunk that saves %rax, %rdx and %rsi around a C hook of
- * the plain ABI (the kernel's, without its ENDBR and return thunk).
+ * the plain ABI (the kernel's, asm/kft_thunk.h, without its ENDBR and
+ * return thunk).
  */
 #ifdef SHIM_X86_AFTER_INLINING
-#define __stringify_1(x)	#x
-#define __stringify(x)		__stringify_1(x)
+#include "../../../arch/x86/include/asm/kft_thunk.h"
 #define kft_arch_hook_abi	__attribute__((no_caller_saved_registers))
 #define kft_arch_exit_abi
 #define kft_arch_exit_thunk(name, c_hook)				\
-	asm(".pushsection .text, \"ax\"\n"				\
-	    ".globl " #name "\n"					\
-	    ".type " #name ", @function\n"				\
-	    ".balign 16\n"						\
-	    #name ":\n\t"						\
-	    "push	%rax\n\t"					\
-	    "push	%rdx\n\t"					\
-	    "push	%rsi\n\t"					\
-	    "call	" __stringify(c_hook) "\n\t"			\
-	    "pop	%rsi\n\t"					\
-	    "pop	%rdx\n\t"					\
-	    "pop	%rax\n\t"					\
-	    "ret\n"							\
-	    ".size " #name ", . - " #name "\n"				\
-	    ".popsection")
+	kft_x86_exit_thunk(name, c_hook, "", "ret\n")
 #endif
 void clocks_calc_mult_shift(u32 *mult, u32 *shift, u32 from, u32 to,
 			    u32 maxsec);

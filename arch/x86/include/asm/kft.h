@@ -85,28 +85,13 @@ static inline unsigned long kft_arch_boot_cycles_khz(void)
 #define kft_arch_hook_abi	__no_caller_saved_registers
 #endif
 #ifndef CONFIG_FRAME_POINTER
-#include <linux/stringify.h>
 #include <asm/ibt.h>
+#include <asm/kft_thunk.h>
 #include <asm/linkage.h>
 
 #define kft_arch_exit_abi
 #define kft_arch_exit_thunk(name, c_hook)				\
-	asm(".pushsection .text, \"ax\"\n"				\
-	    ".globl " #name "\n"					\
-	    ".type " #name ", @function\n"				\
-	    ".balign 16\n"						\
-	    #name ":\n\t"						\
-	    ASM_ENDBR							\
-	    "push	%rax\n\t"					\
-	    "push	%rdx\n\t"					\
-	    "push	%rsi\n\t"					\
-	    "call	" __stringify(c_hook) "\n\t"			\
-	    "pop	%rsi\n\t"					\
-	    "pop	%rdx\n\t"					\
-	    "pop	%rax\n\t"					\
-	    ASM_RET							\
-	    ".size " #name ", . - " #name "\n"				\
-	    ".popsection")
+	kft_x86_exit_thunk(name, c_hook, ASM_ENDBR, ASM_RET)
 #endif
 #endif
 

@@ -182,8 +182,6 @@ bench = bench.group(1) if bench else ''
 funcs = {}
 for m in re.finditer(r'^[a-z_][^;{}]*?\b(\w+)\(([^;{}]*?)\)\s*\{\n(.*?)^\}', t, re.M | re.S):
     name = m.group(1)
-    if name == 'kft_c_hook':
-        name = 'hook ' + re.match(r'\w+', m.group(2)).group(0)
     funcs[name] = (m.group(3), m.start() >= 0 and m.group(0) in bench)
 def where(pat):
     return sorted(n for n, (b, _) in funcs.items() if re.search(pat, b))

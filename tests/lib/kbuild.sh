@@ -82,14 +82,16 @@ done
 # invisible when .config was made is not in it, so a fragment's "is not
 # set" could not stick; once visible, the next syncconfig (any Kconfig
 # file changed) gives it its default, y, and KFT's plugin with it.
-case $compiler in
-gcc)   caps=$([ -e "$("${KCROSS}gcc" -print-file-name=plugin)/include/plugin-version.h" ] &&
-		echo +gcc-plugins) ;;
-clang) caps=$("$("clang$llvm" -print-prog-name=llvm-config)" --version 2>/dev/null |
-		sed 's/^/+llvm-/') ;;
-esac
+caps=
+if [ "$compiler" = gcc ]; then
+	if [ -e "$("${KCROSS}gcc" -print-file-name=plugin)/include/plugin-version.h" ]; then
+		caps=+gcc-plugins
+	fi
+elif llvm_version=$("$("clang$llvm" -print-prog-name=llvm-config)" --version 2>/dev/null); then
+	caps=+llvm-$llvm_version
+fi
 stamp=$out/.kft-config-stamp
-want=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)-$base${caps:-}
+want=$(cat "${frags[@]}" | md5sum | cut -d' ' -f1)-$base$caps
 if [ ! -f "$out/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	kft_log "configuring $name"
 	make "${makeargs[@]}" -s $basetarget >&2

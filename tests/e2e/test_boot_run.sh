@@ -159,7 +159,7 @@ boot_report_checks() {
 # dump_checks LABEL OUT KDIR HOW: the log kft_dump= printed on OUT's console,
 # read back by the host tools, is whole and checks out.
 dump_checks() {
-	local label="$KFT_TAG $1" out=$2 kdir=$3 how=$4 lines logged
+	local label="$KFT_TAG $1" out=$2 kdir=$3 how=$4 lines logged rc
 	"$BUILD/asan/addr2sym" -m "$kdir/System.map" "$out/console.log" \
 		> "$out/dump.sym" 2> "$out/dump.err"
 	[ $? = 0 ] && [ ! -s "$out/dump.err" ]
@@ -174,9 +174,13 @@ dump_checks() {
 	ok $? "$label: all $logged calls the header counts are in the dump, none lost"
 	grep -q "^Logging stopped at [0-9]* usec by $how\$" "$out/dump.sym"
 	ok $? "$label: the run was stopped by $how"
-	"$BUILD/asan/kd" -m "$kdir/System.map" --boot "$out/console.log" > "$out/dump.report" 2> "$out/dump.kderr" &&
-		[ ! -s "$out/dump.kderr" ] && grep -q 'no first user program' "$out/dump.report"
-	ok $? "$label: kd --boot reads the captured console: a boot with no user program"
+	# Under QEMU's wall clock a loaded host can make the calibration's
+	# repeats disagree: the kernel refuses it and kd says so, rightly.
+	"$BUILD/asan/kd" -m "$kdir/System.map" --boot "$out/console.log" > "$out/dump.report" 2> "$out/dump.kderr"
+	rc=$?
+	grep -v "refused its calibration of the hooks' cost" "$out/dump.kderr" > "$out/dump.kderr.other"
+	[ $rc = 0 ] && [ ! -s "$out/dump.kderr.other" ] && grep -q 'no first user program' "$out/dump.report"
+	ok $? "$label: kd --boot reads the captured console: a boot with no user program $(head -c 300 "$out/dump.kderr.other")"
 }
 
 # A boot that never reaches user space, its log printed on the console.

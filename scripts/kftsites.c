@@ -383,6 +383,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: kftsites [-v] OBJECT...\n"
 		"       kftsites --reach [-v] [--stop FUNC]... [--allow FUNC]... OBJECT...\n"
+		"       kftsites --bounded OBJECT...\n"
 		"Add __kft_enter_loc and __kft_exit_loc, the addresses of the calls\n"
 		"to KFT's hooks, to each relocatable ELF object (arm64, arm, riscv,\n"
 		"x86_64).  Objects that call no hook, or have the sections, are left\n"
@@ -390,6 +391,11 @@ static void usage(FILE *f)
 		"With --reach, change nothing: follow the direct calls and jumps from\n"
 		"the hooks through the object (vmlinux.o), and fail naming the path to\n"
 		"each function reached that calls a hook.\n"
+		"With --bounded, change nothing: print each function that calls a\n"
+		"hook, and how many instructions a call of it runs at most (its own\n"
+		"and its callees'), or '-' and why it has no such bound (a loop, a\n"
+		"call through a pointer, an instruction that waits...), then a\n"
+		"summary line (x86_64 and arm64).\n"
 		"\n"
 		"  -v, --verbose   say how many sites each object has; with --reach,\n"
 		"                  list every function reached and what reached it\n"
@@ -422,6 +428,8 @@ int main(int argc, char **argv)
 			check = true;
 		} else if (!strcmp(argv[i], "--insns")) {
 			opt.insns = true;
+		} else if (!strcmp(argv[i], "--bounded")) {
+			opt.bounded = true;
 		} else if (!strcmp(argv[i], "--stop") && i + 1 < argc) {
 			opt.stop[opt.nstop++] = argv[++i];
 		} else if (!strcmp(argv[i], "--allow") && i + 1 < argc) {
@@ -440,7 +448,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i == argc || ((opt.nstop || opt.nallow) && !check) ||
-	    (check && opt.insns)) {
+	    check + opt.insns + opt.bounded > 1 ||
+	    (opt.bounded && opt.verbose)) {
 		usage(stderr);
 		ret = 2;
 		goto out;
@@ -451,7 +460,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (; i < argc; i++)
-		if (check || opt.insns ? reach(argv[i], &opt) :
+		if (check || opt.insns || opt.bounded ? reach(argv[i], &opt) :
 		    process(argv[i], opt.verbose))
 			ret = 1;
 out:

@@ -6,6 +6,27 @@
  */
 #include "kftsites_shared.h"
 
+/*
+ * --bounded's view: the branches through a register (BR, BLR, and their
+ * pointer-authenticated forms), returns (RET, RETAA, RETAB), and what
+ * waits or traps - WFI, WFE, WFIT, WFET, the exception generators (SVC,
+ * HVC, SMC, BRK, HLT), ERET, UDF.
+ */
+static void a64_kind(uint32_t x, struct insn *in)
+{
+	unsigned int opc = (x >> 21) & 0xf;
+
+	if ((x & 0xfe000000) == 0xd6000000) {	/* branch (register) */
+		in->indirect = opc == 0 || opc == 1 || opc == 8 || opc == 9;
+		in->call = in->indirect && (opc & 1);
+		in->ret = opc == 2;
+		in->waits = opc == 4 || opc == 5;
+	}
+	in->waits |= (x & 0xff000000) == 0xd4000000 || x == 0xd503205f ||
+		     x == 0xd503207f || (x & 0xffffffc0) == 0xd5031000 ||
+		     (x & 0xffff0000) == 0;
+}
+
 /* arm64: B, BL, B.cond, CBZ, CBNZ, TBZ, TBNZ; RET and BR end code. */
 void a64_insn(const uint8_t *p, uint64_t off, struct insn *in)
 {
@@ -13,9 +34,11 @@ void a64_insn(const uint8_t *p, uint64_t off, struct insn *in)
 	int64_t d;
 
 	in->len = 4;
+	a64_kind(x, in);
 	if ((x & 0x7c000000) == 0x14000000) {
 		d = sext(x, 26) * 4;
 		in->term = !(x >> 31);
+		in->call = x >> 31;
 	} else if ((x & 0xff000010) == 0x54000000 ||
 		   (x & 0x7e000000) == 0x34000000) {
 		d = sext(x >> 5, 19) * 4;

@@ -6,11 +6,13 @@
  *   kftsites.c        the command line, and the site lister: each object's
  *                     calls to the hooks added as __kft_enter_loc and
  *                     __kft_exit_loc
- *   kftsites_reach.c  --reach: what the hooks reach in vmlinux.o
+ *   kftsites_reach.c  --reach: what the hooks reach in vmlinux.o; and
+ *                     --bounded: which functions run a bounded number of
+ *                     instructions, on the same model of the object's code
  *   kftsites_elf.c    an object opened, checked and its symbols indexed,
  *                     for both
  *   kftsites_x86.c, kftsites_arm64.c, kftsites_riscv.c, kftsites_arm.c
- *                     --reach's instruction decoders, one an architecture
+ *                     the instruction decoders, one an architecture
  *
  * Each uses only those below it: kftsites.c the others, kftsites_reach.c
  * the object and the decoders; the object and the decoders nothing but
@@ -118,13 +120,20 @@ struct reach_opts {
 	char **stop, **allow;
 	int nstop, nallow;
 	bool insns;		/* --insns instead */
+	bool bounded;		/* --bounded instead */
 	bool verbose;		/* -v: list every function reached */
 };
 
-/* --reach (kftsites_reach.c): 0 clean, 1 instrumented code reached, -1. */
+/*
+ * --reach (kftsites_reach.c): 0 clean, 1 instrumented code reached, -1;
+ * --insns and --bounded (x86_64 and arm64): 0, or -1.
+ */
 int reach(const char *path, const struct reach_opts *opt);
 
-/* An instruction as --reach decodes it. */
+/*
+ * An instruction as --reach and --bounded decode it.  call, indirect, ret
+ * and waits: x86_64 and arm64 only, for --bounded.
+ */
 struct insn {
 	uint64_t len;
 	bool branch;		/* a direct branch: to target */
@@ -132,6 +141,15 @@ struct insn {
 	uint64_t target;	/* in its section */
 	uint64_t field;		/* where a relocation would give the target */
 	bool thumb;		/* arm: the target is Thumb code */
+	bool call;		/* a branch and link, direct or indirect */
+	bool indirect;		/* a call or jump through a register or memory */
+	bool ret;		/* a return */
+	/*
+	 * Its time has no bound, or is another's: it waits (hlt, wfi, mwait),
+	 * repeats (rep movs), does I/O or system work that may trap to a
+	 * hypervisor (in, out, rdmsr, cpuid), or traps (int3, ud2, brk, svc).
+	 */
+	bool waits;
 };
 
 /* Decoder state: riscv's last auipc. */

@@ -81,10 +81,47 @@ static const uint8_t x86_op2[256] = {
 #undef X_
 #undef P_
 
+/*
+ * --bounded's view of an instruction (map 0: one-byte opcodes, 1: after
+ * 0f): calls, indirect branches, returns, and what waits or traps - hlt,
+ * int, iret, in, out, rep string instructions; syscall, ud2, wbinvd,
+ * rdmsr, wrmsr, rdpmc, cpuid, mov to control and debug registers, the system
+ * groups 0f 00 and 0f 01 (lgdt, monitor, mwait, stac, clac...), umwait and
+ * tpause.
+ */
+static void x86_kind(struct insn *in, unsigned int map, unsigned int op,
+		     unsigned int m, bool modrm, bool rep, bool o16)
+{
+	unsigned int reg = (m >> 3) & 7;
+
+	if (map == 0) {
+		bool group5 = op == 0xff && modrm;
+
+		in->call = op == 0xe8 || (group5 && (reg == 2 || reg == 3));
+		in->indirect = group5 && reg >= 2 && reg <= 5;
+		in->ret = op == 0xc3 || op == 0xc2 || op == 0xcb || op == 0xca;
+		in->waits = op == 0xf4 || op == 0xcc || op == 0xcd ||
+			    op == 0xf1 || op == 0xcf ||
+			    (op >= 0x6c && op <= 0x6f) ||
+			    (op >= 0xe4 && op <= 0xe7) ||
+			    (op >= 0xec && op <= 0xef) ||
+			    (rep && ((op >= 0xa4 && op <= 0xa7) ||
+				     (op >= 0xaa && op <= 0xaf)));
+	} else if (map == 1) {
+		in->waits = op <= 0x01 || (op >= 0x05 && op <= 0x09) ||
+			    op == 0x0b || (op >= 0x20 && op <= 0x23) ||
+			    (op >= 0x30 && op <= 0x37 && op != 0x31) || op == 0x78 ||
+			    op == 0x79 || op == 0xa2 || op == 0xb9 ||
+			    op == 0xff ||
+			    (op == 0xae && m >> 6 == 3 && reg == 6 &&
+			     (rep || o16));
+	}
+}
+
 /* x86_64: the instruction at off (n bytes left); -1 if it cannot be one. */
 int x86_insn(const uint8_t *p, uint64_t n, uint64_t off, struct insn *in)
 {
-	bool o16 = false, a32 = false, w = false;
+	bool o16 = false, a32 = false, w = false, rep = false;
 	unsigned int op, f, map = 0, m = 0, i = 0, imm = 0, disp = 0;
 
 	if (n > 15)
@@ -99,6 +136,7 @@ int x86_insn(const uint8_t *p, uint64_t n, uint64_t off, struct insn *in)
 			w = false;			/* REX counts only last */
 			o16 |= op == 0x66;
 			a32 |= op == 0x67;
+			rep |= op == 0xf2 || op == 0xf3;
 		} else {
 			break;
 		}
@@ -203,5 +241,6 @@ int x86_insn(const uint8_t *p, uint64_t n, uint64_t off, struct insn *in)
 				 (op == 0xff && ((m >> 3) & 7) >= 4 &&
 				  ((m >> 3) & 7) <= 5))) ||
 		   (map == 1 && op == 0x0b);
+	x86_kind(in, map, op, m, (f & XM) != 0, rep, o16);
 	return 0;
 }

@@ -3,7 +3,8 @@
  * libFuzzer target for scripts/kftsites: any file must be refused with a
  * message or listed and rewritten, never crash, hang or leak.  What it
  * rewrites is read again: the second run must find the tables and leave
- * the file alone.  --reach reads every input first (it writes nothing).
+ * the file alone.  --reach and --bounded read every input first (they
+ * write nothing).
  * Linked with kftsites' files (scripts/kftsites_shared.h), its main() built as
  * kftsites_main; its refusals are muted by tests/fuzz/test_fuzz.sh
  * (-close_fd_mask=3).
@@ -42,6 +43,7 @@ static char *contents(int fd, size_t *len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const struct reach_opts bounded = { .bounded = true };
 	int fd = memfd_create("kftsites-fuzz", 0);
 	char path[64], *once, *twice;
 	size_t n1, n2;
@@ -51,9 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	once = contents(fd, &n1);
 	reach(path, NULL);
+	reach(path, &bounded);
 	twice = contents(fd, &n2);
 	if (n1 != n2 || memcmp(once, twice, n1))
-		abort();	/* --reach wrote to the file */
+		abort();	/* --reach or --bounded wrote to the file */
 	free(once);
 	free(twice);
 	if (process(path, false) == 0) {

@@ -10,7 +10,8 @@
 # replacement, a static branch's target - fail naming the path; --stop checks a function but does
 # not follow its calls, --allow lets one be reached; and the instructions
 # --reach decodes are objdump's, branch targets too, on the tools' own code
-# built for each.
+# built for each.  --bounded (x86_64, arm64) tells each kind of function
+# apart (bounded.c), and refuses the code of the other machines.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
@@ -35,6 +36,57 @@ reach() {
 path() {
 	grep -Eq "^kftsites: .*: error: the hooks reach .*, which calls them: __cyg_profile_func_(enter|exit) -> $1\$" "$tmp/err"
 	ok $? "$label: the path is named ($(sed -n '1s/.*which calls them: //p' "$tmp/err"))"
+}
+
+# bounded LABEL ARCH CC OBJDUMP LD INSTRUMENT [CFLAGS...]: kftsites
+# --bounded on bounded.c's functions, one of each kind, linked alone (ld
+# -r, as vmlinux.o): each told apart by name, straight()'s bound exactly
+# its instructions as objdump has them, two()'s its callees' and its own.
+bounded() {
+	local label=$1 a=$2 cc=$3 objdump=$4 ld=$5 inst=$6 o n want line
+	shift 6
+	o=$tmp/bounded-$a-$RANDOM
+	mkdir -p "$o"
+	if ! $cc -O2 "$@" "$inst" -c "$src/bounded.c" -o "$o/b1.o" ||
+	   ! $ld -r -o "$o/b.o" "$o/b1.o"; then
+		ok 1 "$label: bounded.c builds"
+		return
+	fi
+	"$KS" --bounded "$o/b.o" > "$tmp/out" 2> "$tmp/err"
+	ok $? "$label: --bounded reads the object ($(tail -n 1 "$tmp/out"))"
+	! grep -q 'Sanitizer\|runtime error' "$tmp/err"
+	ok $? "$label: --bounded: no sanitizer report"
+	n=$("$objdump" -d --no-show-raw-insn "$o/b.o" | awk '
+		/^[0-9a-f]+ <straight>:$/ { on = 1; next }
+		on && /^$/ { exit }
+		on && /^ *[0-9a-f]+:\t/ { n++; if ($2 ~ /^ret/) { print n; exit } }')
+	grep -qx "straight $n" "$tmp/out"
+	ok $? "$label: a function without branches: bounded by its $n instructions ($(grep '^straight ' "$tmp/out"))"
+	grep -Eqx 'branchy [0-9]+' "$tmp/out"
+	ok $? "$label: forward branches only: bounded"
+	awk '$1 == "straight" { s = $2 } $1 == "branchy" { b = $2 }
+	     $1 == "two" { t = $2 } END { exit !(t > s + b && s > 0 && b > 0) }' "$tmp/out"
+	ok $? "$label: a caller of two bounded functions: bounded by more than their sum"
+	grep -Eqx 'jump_fwd [0-9]+' "$tmp/out"
+	ok $? "$label: a static branch to its own code: bounded"
+	grep -Eqx 'alt_plain [0-9]+' "$tmp/out"
+	ok $? "$label: an alternative whose replacement is straight-line code: bounded"
+	for want in "looped - loop at +0x" "calls_loop - calls looped" \
+		    "through_ptr - indirect branch at +0x" \
+		    "outside - calls outside the object at +0x" \
+		    "waits - waits or traps at +0x" \
+		    "faults - exception table (may fault) at +0x" \
+		    "jump_out - static branch out at +0x" \
+		    "alt_call - alternative at +0x"; do
+		grep -qF "$want" "$tmp/out"
+		ok $? "$label: ${want%% *}: no bound, '${want#* - }'"
+	done
+	line=$(grep -E '^(ping|pong) ' "$tmp/out" | sort | tr '\n' ' ')
+	[[ $line = *"- recursion "* ]] && [[ $line != *[a-z]\ [0-9]* ]]
+	ok $? "$label: functions that call each other: recursion, no bound ($line)"
+	! grep -q '^quiet ' "$tmp/out" && grep -q ': 15 functions call the hooks, 5 bounded (4 leaves)$' "$tmp/out"
+	ok $? "$label: only what calls the hooks is listed, and counted"
+	rm -rf "$o"
 }
 
 # machine LABEL ARCH CC OBJDUMP LD INSTRUMENT [CFLAGS...]: CC may hold
@@ -107,6 +159,14 @@ machine() {
 		python3 "$src/insns.py" "$a" "$o/objdump.txt" "$o/insns.txt" > "$o/cmp.txt"
 	ok $? "$label: every instruction and branch target decoded as objdump has it ($(tail -n 1 "$o/cmp.txt"))"
 	sed 's/^/# /' "$o/cmp.txt" | head -n 11
+	case $a in
+	x86_64 | arm64) bounded "$label" "$a" "$cc" "$objdump" "$ld" "$inst" "$@" ;;
+	*)
+		"$KS" --bounded "$o/CLEAN.o" > /dev/null 2> "$tmp/err"
+		[ $? = 1 ] && grep -q "^kftsites: .*CLEAN.o: --bounded knows x86_64 and arm64 code only" "$tmp/err"
+		ok $? "$label: --bounded refuses code it does not know, saying so"
+		;;
+	esac
 	rm -rf "$o"
 }
 
@@ -126,14 +186,16 @@ machine "arm (Thumb-2) clang" arm "clang --target=arm-linux-gnueabihf" arm-linux
 
 # Bad input: a clear error naming the file, exit 1, nothing written.
 refused() {	# refused NAME FILE MESSAGE
-	local name=$1 f=$2 msg=$3 before
+	local name=$1 f=$2 msg=$3 before mode rc
 	before=$(md5sum "$f" 2>/dev/null)
-	"$KS" --reach "$f" > "$tmp/out" 2> "$tmp/err"
-	local rc=$?
-	[ $rc = 1 ] && grep -q "^kftsites: $f: $msg" "$tmp/err" &&
-		! grep -q 'Sanitizer\|runtime error' "$tmp/err" &&
-		[ "$(md5sum "$f" 2>/dev/null)" = "$before" ]
-	ok $? "--reach, $name: refused ($(head -n1 "$tmp/err"))"
+	for mode in --reach --bounded; do
+		"$KS" $mode "$f" > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc = 1 ] && grep -q "^kftsites: $f: $msg" "$tmp/err" &&
+			! grep -q 'Sanitizer\|runtime error' "$tmp/err" &&
+			[ "$(md5sum "$f" 2>/dev/null)" = "$before" ]
+		ok $? "$mode, $name: refused ($(head -n1 "$tmp/err"))"
+	done
 }
 head -c 4096 /dev/urandom > "$tmp/garbage.o"
 refused "garbage" "$tmp/garbage.o" "not an ELF object"
@@ -144,12 +206,17 @@ refused "a missing file" "$tmp/missing.o" "No such file"
 "$KS" --reach --insns "$tmp/prog.o" > /dev/null 2>&1
 [ $? = 2 ]
 ok $? "--reach and --insns together: usage, exit 2"
+for both in --reach --insns -v; do
+	"$KS" --bounded $both "$tmp/prog.o" > /dev/null 2>&1
+	[ $? = 2 ]
+	ok $? "--bounded and $both together: usage, exit 2"
+done
 "$KS" --allow work "$tmp/prog.o" > /dev/null 2>&1
 [ $? = 2 ]
 ok $? "--allow without --reach: usage, exit 2"
 "$KS" --reach --stop > /dev/null 2>&1
 [ $? = 2 ]
 ok $? "--stop without a function: usage, exit 2"
-"$KS" --help | grep -q -- '--reach'
-ok $? "--help says --reach"
+"$KS" --help | grep -q -- '--reach' && "$KS" --help | grep -q -- '--bounded'
+ok $? "--help says --reach and --bounded"
 tap_done

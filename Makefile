@@ -42,7 +42,7 @@ HOST_INC   := -Iscripts
 KCFG_INC   := -Iscripts/kft/include -Ikernel
 
 .PHONY: all tools tools-asan deps deps-full install patch check check-full check-unit check-e2e \
-	demo bench bench-tools bench-hooks bench-steps bench-ab bench-idle bench-realcpu fidelity fuzz defconfig-builds clean help kft-target
+	demo bench bench-tools bench-hooks bench-steps bench-ab bench-idle bench-bounded bench-realcpu fidelity fuzz defconfig-builds clean help kft-target
 
 all: tools
 
@@ -62,6 +62,7 @@ help:
 	@echo "make bench-steps       what each step of a traced call costs under QEMU"
 	@echo "make bench-ab          a revision's hooks against the working tree's (BENCH_A=REV)"
 	@echo "make bench-idle        what an idle KFT kernel's extra instructions are, per kind and function"
+	@echo "make bench-bounded     how many of a boot run's hook calls are of functions with a bounded run (kftsites --bounded)"
 	@echo "make bench-realcpu     KFT's compensated times on this machine's CPU, against empty hooks (Lua, bzip2)"
 	@echo "                       (QEMU plugin, -icount; IDLE_ARCHES, IDLE_CC, IDLE_OPT=O2|Os)"
 	@echo "make fidelity          KFT's boot times against an untraced kernel's, under QEMU -icount"
@@ -311,6 +312,8 @@ $(BUILD)/insn_profile.so: bench/insn_profile.c
 	$(CC) -std=gnu11 -Wall -Wextra -Werror -O2 -shared -fPIC -fvisibility=hidden -o $@ $<
 bench-idle: deps $(BUILD)/insn_profile.so
 	@BUILD=$(BUILD) bench/idle_profile.sh
+bench-bounded: deps $(BUILD)/insn_profile.so $(BUILD)/asan/kftsites
+	@BUILD=$(BUILD) bench/bounded.sh
 
 fidelity: deps tools-asan
 	@BUILD=$(BUILD) bench/fidelity.sh

@@ -4,7 +4,8 @@
 #   KERNEL RUN boot SECONDS
 #   KERNEL RUN result MODE WORKLOAD NS_PER_OP OPS RECORDED LOST BYTES_PER_CALL
 #   tools SHAPE MODE LINES_PER_SECOND PEAK_KB
-# -v arch=ARCH -v runs=N -v cc=COMPILER -v kver=VERSION describe the kernels.
+# -v arch=ARCH -v runs=N -v cc=COMPILER -v kver=VERSION -v variant=FRAGMENT
+# (the KFT kernel's, if any) describe the kernels.
 # Needs bench/stats.awk.
 
 function range(key, fmt,   a, n) {
@@ -48,6 +49,8 @@ END {
 	}
 	printf "# KFT benchmark, %s, %s\n\n", arch, cc == "clang" ? "Clang (LLVM=1)" : "GCC"
 	printf "Kernels: tinyconfig-based reference config, %s, %s, Linux %s; QEMU without KVM, 1 CPU; %d boots each.\n", arch, cc, kver, runs
+	if (variant != "")
+		printf "The KFT kernel adds the config fragment %s.\n", variant
 	printf "Values: median [min-max] over the boots.  Ratios compare medians measured in this run.\n"
 	printf "Clock: %s.\n\n", clock
 

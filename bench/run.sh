@@ -22,8 +22,11 @@
 #
 # Environment: RUNS (default 5), SCALE (workload iterations, default 3),
 # BENCH_CC (gcc, clang, or both: "gcc clang", whose boots then alternate
-# in one run and get a table side by side; default gcc), BUILD;
-# BENCH_ONLY=tools measures the host tools alone (make bench-tools).
+# in one run and get a table side by side; default gcc), BENCH_VARIANT (a
+# config fragment the KFT kernel adds, e.g. afterinlining: the hooks put
+# in after inlining, the default where the compiler can build KFT's
+# plugin or pass), BUILD; BENCH_ONLY=tools measures the host tools alone
+# (make bench-tools).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -37,6 +40,7 @@ mkdir -p "$out"
 rm -f "$out"/raw*.txt
 t0=$SECONDS
 arches=${BENCH_ARCHES:-x86_64 arm64}
+variant=${BENCH_VARIANT:++$BENCH_VARIANT}
 [ "${BENCH_ONLY:-}" = tools ] && arches=
 
 # The kernels of one architecture, each booted RUNS times in turn.
@@ -45,7 +49,9 @@ for KFT_ARCH in $arches; do
 	declare -A kdir=()
 	for cc in $ccs; do
 		for v in vanilla kft ftrace; do
-			kdir[$v-$cc]=$(tests/lib/kbuild.sh "$v" "$cc" | tail -n 1)
+			kv=$v
+			[ "$v" = kft ] && kv=kft$variant
+			kdir[$v-$cc]=$(tests/lib/kbuild.sh "$kv" "$cc" | tail -n 1)
 		done
 		bench/configs.sh "${kdir[vanilla-$cc]}" "${kdir[kft-$cc]}" "${kdir[ftrace-$cc]}" ||
 			kft_die "$KFT_ARCH $cc: the bench's kernels must differ only in the tracer"
@@ -102,7 +108,7 @@ done
 {
 	for a in $arches; do
 		for cc in $ccs; do
-			awk -v arch="$a" -v runs="$RUNS" -v clock="$KFT_BENCH_CLOCK" -v cc="$cc" -v kver="$KFT_KVER" -f bench/stats.awk -f bench/report.awk "$out/raw-$a-$cc.txt"
+			awk -v arch="$a" -v runs="$RUNS" -v clock="$KFT_BENCH_CLOCK" -v cc="$cc" -v kver="$KFT_KVER" -v variant="${BENCH_VARIANT:-}" -f bench/stats.awk -f bench/report.awk "$out/raw-$a-$cc.txt"
 			echo
 		done
 		# Both compilers' kernels idle, from the same run.

@@ -893,10 +893,12 @@ static int reach_index(struct reach *r)
  * their places, by the first, in *out.  len_off: where an entry has the
  * length of its other code (an alternative's replacement; riscv: a
  * relocation pair, for linker relaxation may change it), else 0.  arm's
- * REL keeps the addend in the table.
+ * REL keeps the addend in the table.  one_end: the code alone is wanted
+ * (entsize 4: every reference to code, whatever the entries' layout).
  */
 static int read_table(struct reach *r, const char *name, size_t entsize,
-		      size_t len_off, struct alt **out, size_t *nout)
+		      size_t len_off, bool one_end, struct alt **out,
+		      size_t *nout)
 {
 	struct object *o = r->o;
 	unsigned int m = o->eh.e_machine;
@@ -987,88 +989,14 @@ static int read_table(struct reach *r, const char *name, size_t entsize,
 			}
 		}
 	}
-	/* Both ends known: else dropped. */
+	/* Both ends known (or the one): else dropped. */
 	for (i = n = 0; i < nent; i++)
-		if (v[i].orig_sec && v[i].repl_sec &&
-		    v[i].len <= r->secs[v[i].repl_sec].size)
+		if (v[i].orig_sec && (one_end || (v[i].repl_sec &&
+		    v[i].len <= r->secs[v[i].repl_sec].size)))
 			v[n++] = v[i];
 	*nout = n;
 	if (n)
 		qsort(v, n, sizeof(*v), by_alt);
-	return 0;
-}
-
-/*
- * The code a table points to (orig), whatever its entries' size and other
- * fields: its PC-relative references to executable sections.  __bug_table
- * (struct bug_entry): the traps of BUG() and WARN(), each with its file
- * and line, or format, in other sections.
- */
-static int read_code_refs(struct reach *r, const char *name, struct alt **out,
-			  size_t *nout)
-{
-	struct object *o = r->o;
-	unsigned int m = o->eh.e_machine;
-	Elf_Scn *scn = NULL;
-	size_t tabndx = 0, n = 0, cap = 0, i;
-	struct alt *v = NULL;
-
-	while ((scn = elf_nextscn(o->elf, scn))) {
-		const char *s = sec_name(o, scn);
-
-		if (s && !strcmp(s, name))
-			tabndx = elf_ndxscn(scn);
-	}
-	while (tabndx && (scn = elf_nextscn(o->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t nrel;
-
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
-		    sh.sh_info != tabndx || sh.sh_link != o->symtab_ndx ||
-		    !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		nrel = sh.sh_size / sh.sh_entsize;
-		for (i = 0; d && i < nrel; i++) {
-			GElf_Rela rela;
-			GElf_Sym sym;
-			size_t sym_ndx, shndx;
-			unsigned int t;
-
-			if (!get_reloc(d, sh.sh_type == SHT_RELA, i, &rela)) {
-				free(v);
-				return obj_fail(o, "bad relocation");
-			}
-			sym_ndx = GELF_R_SYM(rela.r_info);
-			t = GELF_R_TYPE(rela.r_info);
-			if (sym_ndx >= o->nsyms || !gelf_getsym(o->syms, sym_ndx, &sym) ||
-			    !(m == EM_X86_64 ? t == R_X86_64_PC32 : t == R_AARCH64_PREL32))
-				continue;
-			shndx = o->sym_shndx[sym_ndx];
-			if (!shndx || shndx >= o->nsecs || !r->secs[shndx].exec)
-				continue;
-			if (n == cap) {
-				struct alt *p;
-
-				cap = cap ? 2 * cap : 64;
-				p = realloc(v, cap * sizeof(*p));
-				if (!p) {
-					free(v);
-					return obj_fail(o, "out of memory");
-				}
-				v = p;
-			}
-			memset(&v[n], 0, sizeof(v[n]));
-			v[n].orig_sec = shndx;
-			v[n++].orig = sym.st_value + rela.r_addend;
-		}
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), by_alt);
-	*out = v;
-	*nout = n;
 	return 0;
 }
 
@@ -1085,14 +1013,19 @@ static int reach_tables(struct reach *r)
 	    read_table(r, m == EM_RISCV ? ".alternative" : ".altinstructions",
 		       m == EM_X86_64 ? 14 : m == EM_AARCH64 ? 12 : 16,
 		       m == EM_X86_64 ? 13 : m == EM_AARCH64 ? 11 : 10,
-		       &r->alts, &r->nalts))
+		       false, &r->alts, &r->nalts))
 		return -1;
+	/*
+	 * --bounded: the accesses that may fault, and the traps of BUG() and
+	 * WARN() (struct bug_entry, whose layout changes with the kernel:
+	 * each reference to code is one).
+	 */
 	if (r->opt->bounded &&
-	    (read_table(r, "__ex_table", m == EM_ARM ? 8 : 12, 0, &r->extab,
-			&r->nextab) ||
-	     read_code_refs(r, "__bug_table", &r->bugs, &r->nbugs)))
+	    (read_table(r, "__ex_table", m == EM_ARM ? 8 : 12, 0, false,
+			&r->extab, &r->nextab) ||
+	     read_table(r, "__bug_table", 4, 0, true, &r->bugs, &r->nbugs)))
 		return -1;
-	return read_table(r, "__jump_table", r->o->is64 ? 16 : 12, 0,
+	return read_table(r, "__jump_table", r->o->is64 ? 16 : 12, 0, false,
 			  &r->jumps, &r->njumps);
 }
 

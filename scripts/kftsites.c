@@ -249,10 +249,10 @@ static unsigned int abs_type(const struct object *o)
 	}
 }
 
-/* __kft_*_loc and its relocation section, for one hook. */
-static int write_table(struct object *o, enum hook h)
+/* A table of sites, name, and its relocation section. */
+static int write_table(struct object *o, const char *name,
+		       const struct sites *s)
 {
-	const struct sites *s = &o->sites[h];
 	size_t ptr = o->is64 ? 8 : 4, i;
 	size_t relsz = o->rela ? gelf_fsize(o->elf, ELF_T_RELA, 1, EV_CURRENT) :
 				 gelf_fsize(o->elf, ELF_T_REL, 1, EV_CURRENT);
@@ -277,12 +277,12 @@ static int write_table(struct object *o, enum hook h)
 	sh.sh_flags = SHF_ALLOC;
 	sh.sh_addralign = ptr;
 	sh.sh_entsize = ptr;
-	loc = new_section(o, loc_name[h], &sh, table, s->n * ptr, ELF_T_BYTE);
+	loc = new_section(o, name, &sh, table, s->n * ptr, ELF_T_BYTE);
 	if (!loc)
 		return obj_fail(o, "cannot add a section");
 
 	snprintf(relname, sizeof(relname), "%s%s", o->rela ? ".rela" : ".rel",
-		 loc_name[h]);
+		 name);
 	memset(&sh, 0, sizeof(sh));
 	sh.sh_type = o->rela ? SHT_RELA : SHT_REL;
 	sh.sh_flags = SHF_INFO_LINK;
@@ -310,8 +310,11 @@ static int write_table(struct object *o, enum hook h)
 	return 0;
 }
 
-/* 1 if the object has the tables, 0 if not, -1 if its names are bad. */
-static int has_tables(const struct object *o)
+/*
+ * 1 if the object has the table name (or either hook's, if NULL), 0 if
+ * not, -1 if its names are bad.
+ */
+static int has_tables(const struct object *o, const char *table)
 {
 	Elf_Scn *scn = NULL;
 
@@ -320,34 +323,45 @@ static int has_tables(const struct object *o)
 
 		if (!name)
 			return obj_fail(o, "bad section name");
-		if (!strcmp(name, loc_name[ENTER]) ||
-		    !strcmp(name, loc_name[EXIT]))
+		if (table ? !strcmp(name, table) :
+		    !strcmp(name, loc_name[ENTER]) || !strcmp(name, loc_name[EXIT]))
 			return 1;
 	}
 	return 0;
 }
 
-int process(const char *path, bool verbose)
+/*
+ * List an object's sites as __kft_enter_loc and __kft_exit_loc; or, with
+ * bounded (--bounded-sites), those of functions that run at most that
+ * many instructions (kftsites_reach.c), both hooks', as __kft_bounded_loc.
+ */
+int process(const char *path, bool verbose, uint64_t bounded)
 {
+	static const char bounded_loc[] = "__kft_bounded_loc";
 	struct object o = { .path = path };
 	int fd, ret = -1, h;
 
 	if (open_object(&o, path, &fd, true))
 		goto out;
-	h = has_tables(&o);
+	h = has_tables(&o, bounded ? bounded_loc : NULL);
 	if (h < 0)
 		goto out;
 	if (!o.symtab || h) {
 		ret = 0;
 		goto out;
 	}
-	if (index_symbols(&o) || find_sites(&o))
+	if (index_symbols(&o) || find_sites(&o) ||
+	    (bounded && bounded_sites(&o, bounded)))
 		goto out;
-	if (verbose)
+	if (verbose && bounded)
+		printf("%s: %zu sites in functions of at most %llu instructions\n",
+		       path, o.sites[ENTER].n, (unsigned long long)bounded);
+	else if (verbose)
 		printf("%s: %zu enter, %zu exit sites\n", path,
 		       o.sites[ENTER].n, o.sites[EXIT].n);
 	for (h = 0; h < NR_HOOKS; h++)
-		if (o.sites[h].n && write_table(&o, h))
+		if (o.sites[h].n &&
+		    write_table(&o, bounded ? bounded_loc : loc_name[h], &o.sites[h]))
 			goto out;
 	/*
 	 * elfutils writes e_shnum headers from the array it read, sized for
@@ -384,6 +398,7 @@ static void usage(FILE *f)
 		"usage: kftsites [-v] OBJECT...\n"
 		"       kftsites --reach [-v] [--stop FUNC]... [--allow FUNC]... OBJECT...\n"
 		"       kftsites --bounded OBJECT...\n"
+		"       kftsites --bounded-sites MAX [-v] OBJECT...\n"
 		"Add __kft_enter_loc and __kft_exit_loc, the addresses of the calls\n"
 		"to KFT's hooks, to each relocatable ELF object (arm64, arm, riscv,\n"
 		"x86_64).  Objects that call no hook, or have the sections, are left\n"
@@ -396,6 +411,9 @@ static void usage(FILE *f)
 		"and its callees'), or '-' and why it has no such bound (a loop, a\n"
 		"call through a pointer, an instruction that waits...), then a\n"
 		"summary line (x86_64 and arm64).\n"
+		"With --bounded-sites MAX, add __kft_bounded_loc instead: the calls\n"
+		"to the hooks in functions that run at most MAX instructions (to\n"
+		"vmlinux.o, once; x86_64 and arm64).\n"
 		"\n"
 		"  -v, --verbose   say how many sites each object has; with --reach,\n"
 		"                  list every function reached and what reached it\n"
@@ -411,6 +429,8 @@ int main(int argc, char **argv)
 {
 	int i = 1, ret = 0;
 	bool check = false;
+	uint64_t bounded = 0;
+	char *end;
 	struct reach_opts opt = {
 		.stop = calloc(argc, sizeof(char *)),
 		.allow = calloc(argc, sizeof(char *)),
@@ -430,6 +450,16 @@ int main(int argc, char **argv)
 			opt.insns = true;
 		} else if (!strcmp(argv[i], "--bounded")) {
 			opt.bounded = true;
+		} else if (!strcmp(argv[i], "--bounded-sites") && i + 1 < argc) {
+			errno = 0;
+			bounded = strtoull(argv[++i], &end, 10);
+			if (errno || *end || end == argv[i] || !bounded ||
+			    argv[i][0] == '-') {
+				fprintf(stderr, "kftsites: --bounded-sites %s: not a number of instructions (1 or more)\n",
+					argv[i]);
+				ret = 2;
+				goto out;
+			}
 		} else if (!strcmp(argv[i], "--stop") && i + 1 < argc) {
 			opt.stop[opt.nstop++] = argv[++i];
 		} else if (!strcmp(argv[i], "--allow") && i + 1 < argc) {
@@ -448,7 +478,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i == argc || ((opt.nstop || opt.nallow) && !check) ||
-	    check + opt.insns + opt.bounded > 1 ||
+	    check + opt.insns + opt.bounded + !!bounded > 1 ||
 	    (opt.bounded && opt.verbose)) {
 		usage(stderr);
 		ret = 2;
@@ -461,7 +491,7 @@ int main(int argc, char **argv)
 	}
 	for (; i < argc; i++)
 		if (check || opt.insns || opt.bounded ? reach(argv[i], &opt) :
-		    process(argv[i], opt.verbose))
+		    process(argv[i], opt.verbose, bounded))
 			ret = 1;
 out:
 	free(opt.stop);

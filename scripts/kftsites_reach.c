@@ -1197,8 +1197,9 @@ static void reach_insns(struct reach *r)
 
 struct bfn {
 	uint64_t insns, bound;
-	size_t *callees, ncallees, cap;
-	size_t hooks;		/* calls and tail calls to the hooks */
+	size_t *callees, ncallees, cap;	/* node << 1, 1 if jumped to */
+	size_t hooks, enters;	/* calls and tail calls to the hooks, entry's */
+	bool shares;		/* jumps to code with sites: its .cold part */
 	size_t next;		/* bounded_solve()'s next callee */
 	const char *why;	/* why no bound, NULL if none yet */
 	size_t why_node;	/* the callee without one, or NO_NODE */
@@ -1219,9 +1220,10 @@ enum bgo {
 struct binsn {
 	uint64_t off;		/* in the function */
 	uint64_t target;	/* BGO_JUMP: in the function */
-	size_t callee;		/* BGO_CALL */
+	size_t callee;		/* BGO_CALL: node << 1, 1 if a jump */
 	const char *why;	/* BGO_NO */
 	unsigned char go;	/* enum bgo */
+	unsigned char hook;	/* BGO_HOOK: enum hook */
 	bool ends;		/* nothing falls through past it */
 	unsigned char color;	/* the cycle search's: 0 new, 1 on path, 2 done */
 	unsigned char edge;	/* the cycle search's next edge */
@@ -1296,6 +1298,7 @@ static void bounded_branch(struct bounded *b, size_t shndx, uint64_t off,
 
 		if (is_hook(r->o, rel->sym)) {
 			bi->go = BGO_HOOK;
+			bi->hook = hook_of(r->o, rel->sym);
 			return;
 		}
 		if (r->o->eh.e_machine == EM_X86_64) {
@@ -1325,7 +1328,7 @@ static void bounded_branch(struct bounded *b, size_t shndx, uint64_t off,
 		return;
 	}
 	bi->go = BGO_CALL;
-	bi->callee = v;
+	bi->callee = v << 1 | !in->call;
 }
 
 /*
@@ -1383,8 +1386,10 @@ static int bounded_insn(struct reach *r, size_t shndx, uint64_t off,
 		/* Its sites, whether or not they can run. */
 		if (bi->go == BGO_HOOK && !bounded_grow(b))
 			return -1;
-		if (bi->go == BGO_HOOK)
+		if (bi->go == BGO_HOOK) {
 			b->f[b->u].hooks++;
+			b->f[b->u].enters += bi->hook == ENTER;
+		}
 	}
 	return 0;
 }
@@ -1484,7 +1489,7 @@ static void bounded_paths(struct bounded *b, struct bfn *f, const struct node *n
 	    n->end < b->r->secs[n->shndx].size) {
 		size_t v = node_at(b->r, n->shndx, n->end, n->thumb, &b->oom);
 
-		if (v != NO_NODE && bounded_add_callee(f, v))
+		if (v != NO_NODE && bounded_add_callee(f, v << 1 | 1))
 			b->oom = true;
 	}
 }
@@ -1561,6 +1566,7 @@ static int bounded_solve(struct bounded *b, size_t root, size_t **stack,
 	while (sp) {
 		size_t u = (*stack)[sp - 1], v;
 		struct bfn *f = &b->f[u];
+		bool jump;
 
 		if (!f->state) {
 			if (bounded_decode(b, u))
@@ -1574,13 +1580,15 @@ static int bounded_solve(struct bounded *b, size_t root, size_t **stack,
 			sp--;
 			continue;
 		}
-		v = f->callees[f->next++];
+		v = f->callees[f->next] >> 1;
+		jump = f->callees[f->next++] & 1;
 		if (b->f[v].state == 1) {
 			bounded_no(f, "recursion", 0);
 			f->why_node = v;
 			continue;
 		}
 		if (b->f[v].state == 2) {
+			f->shares |= jump && b->f[v].hooks;
 			if (b->f[v].why) {
 				bounded_no(f, "calls", 0);
 				f->why_node = v;
@@ -1604,22 +1612,50 @@ static int bounded_solve(struct bounded *b, size_t root, size_t **stack,
 	return 0;
 }
 
+static void bounded_free(struct bounded *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nf; i++)
+		free(b->f[i].callees);
+	free(b->f);
+	free(b->in);
+	free(b->dfs);
+}
+
+/* Every function's bound, or why it has none, into b; 0, or -1. */
+static int bounded_classify(struct reach *r, struct bounded *b)
+{
+	size_t i, cap = 256, *stack = malloc(cap * sizeof(*stack));
+	int ret = -1;
+
+	b->r = r;
+	if (!stack || !bounded_grow(b))
+		goto out;
+	for (i = 0; i < r->nsorted; i++)
+		if (bounded_solve(b, i, &stack, &cap))
+			goto out;
+	ret = 0;
+out:
+	free(stack);
+	if (ret)
+		obj_fail(r->o, "out of memory");
+	return ret;
+}
+
 /*
  * --bounded: a line a function that calls the hooks, "NAME BOUND", or
  * "NAME - WHY" if it has none; then a summary.  0, or -1 on an error.
  */
 static int reach_bounded(struct reach *r)
 {
-	struct bounded b = { .r = r };
-	size_t i, cap = 256, *stack = malloc(cap * sizeof(*stack));
-	size_t nhook = 0, nbounded = 0, nleaves = 0;
-	int ret = -1;
+	struct bounded b = { 0 };
+	size_t i, nhook = 0, nbounded = 0, nleaves = 0;
 
-	if (!stack || !bounded_grow(&b))
-		goto out;
-	for (i = 0; i < r->nsorted; i++)
-		if (bounded_solve(&b, i, &stack, &cap))
-			goto out;
+	if (bounded_classify(r, &b)) {
+		bounded_free(&b);
+		return -1;
+	}
 	for (i = 0; i < r->nsorted; i++) {
 		const struct bfn *f = &b.f[i];
 		const char *name = node_name(r, &r->nodes[i]);
@@ -1641,16 +1677,93 @@ static int reach_bounded(struct reach *r)
 	}
 	printf("# %s: %zu functions call the hooks, %zu bounded (%zu leaves)\n",
 	       r->o->path, nhook, nbounded, nleaves);
+	bounded_free(&b);
+	return 0;
+}
+
+static void reach_free(struct reach *r)
+{
+	size_t i;
+
+	for (i = 0; r->secs && i < r->o->nsecs; i++)
+		free(r->secs[i].rels);
+	for (i = r->nsorted; i < r->nnodes; i++)
+		free(r->nodes[i].label);
+	free(r->secs);
+	free(r->nodes);
+	free(r->map);
+	free(r->alts);
+	free(r->jumps);
+	free(r->extab);
+	free(r->bugs);
+	free(r->queue);
+}
+
+/*
+ * Is the site in a function bounded by max instructions, whose sites are
+ * its own: one call of the entry hook (more are functions GCC inlined into
+ * it, which a run may name: the kernel tells a site's function by the
+ * text it is in), one of the exit's at least, and no jump into other code
+ * with sites (its .cold part, whose sites are its too)?
+ */
+static bool site_bounded(const struct reach *r, const struct bounded *b,
+			 const struct site *site, uint64_t max)
+{
+	const struct object *o = r->o;
+	GElf_Sym sym;
+	size_t shndx, k;
+	uint64_t off;
+
+	if (!gelf_getsym(o->syms, site->sym, &sym))
+		return false;
+	shndx = o->sym_shndx[site->sym];
+	off = sym.st_value + site->addend;
+	k = node_after(r, shndx, off);
+	if (!k || r->nodes[k - 1].shndx != shndx || off >= r->nodes[k - 1].end)
+		return false;
+	k--;
+	return k < b->nf && !b->f[k].why && b->f[k].bound <= max &&
+	       b->f[k].enters == 1 && b->f[k].hooks > 1 && !b->f[k].shares;
+}
+
+/*
+ * --bounded-sites MAX: of the sites the lister found in o (o->sites), keep
+ * those in functions bounded by max instructions, both hooks' in
+ * o->sites[ENTER].  x86_64 and arm64; 0, or -1 having said why.
+ */
+int bounded_sites(struct object *o, uint64_t max)
+{
+	static const struct reach_opts opt = { .bounded = true };
+	struct reach r = { .o = o, .opt = &opt };
+	struct bounded b = { 0 };
+	struct sites keep = { 0 };
+	size_t i;
+	int h, ret = -1;
+
+	if (o->eh.e_machine != EM_X86_64 && o->eh.e_machine != EM_AARCH64) {
+		obj_fail(o, "--bounded-sites knows x86_64 and arm64 code only");
+		return -1;
+	}
+	r.msb = o->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	if (reach_index(&r) || reach_tables(&r) || bounded_classify(&r, &b))
+		goto out;
+	keep.cap = o->sites[ENTER].n + o->sites[EXIT].n;
+	keep.v = malloc((keep.cap ? keep.cap : 1) * sizeof(*keep.v));
+	if (!keep.v) {
+		obj_fail(o, "out of memory");
+		goto out;
+	}
+	for (h = 0; h < NR_HOOKS; h++)
+		for (i = 0; i < o->sites[h].n; i++)
+			if (site_bounded(&r, &b, &o->sites[h].v[i], max))
+				keep.v[keep.n++] = o->sites[h].v[i];
+	free(o->sites[ENTER].v);
+	o->sites[ENTER] = keep;
+	o->sites[EXIT].n = 0;
 	ret = 0;
 out:
-	for (i = 0; i < b.nf; i++)
-		free(b.f[i].callees);
-	free(b.f);
-	free(b.in);
-	free(b.dfs);
-	free(stack);
-	if (ret)
-		obj_fail(r->o, "out of memory");
+	bounded_free(&b);
+	reach_free(&r);
 	return ret;
 }
 
@@ -1664,7 +1777,6 @@ int reach(const char *path, const struct reach_opts *opt)
 	struct object o = { .path = path };
 	struct reach r = { .o = &o, .opt = opt ? opt : &none };
 	int fd, ret = -1;
-	size_t i;
 
 	if (open_object(&o, path, &fd, false))
 		goto out;
@@ -1689,18 +1801,7 @@ int reach(const char *path, const struct reach_opts *opt)
 		ret = reach_walk(&r);
 	}
 out:
-	for (i = 0; r.secs && i < o.nsecs; i++)
-		free(r.secs[i].rels);
-	for (i = r.nsorted; i < r.nnodes; i++)
-		free(r.nodes[i].label);
-	free(r.secs);
-	free(r.nodes);
-	free(r.map);
-	free(r.alts);
-	free(r.jumps);
-	free(r.extab);
-	free(r.bugs);
-	free(r.queue);
+	reach_free(&r);
 	free(o.sym_shndx);
 	free(o.secsym);
 	free(o.by_sec);

@@ -111,9 +111,10 @@ bool get_reloc(Elf_Data *d, bool rela, size_t i, GElf_Rela *r);
 
 /*
  * The lister (kftsites.c): 0, or -1 having said why.  verbose: say how
- * many sites the object has.
+ * many sites the object has.  bounded: list only the sites of functions
+ * that run at most that many instructions, as __kft_bounded_loc.
  */
-int process(const char *path, bool verbose);
+int process(const char *path, bool verbose, uint64_t bounded);
 
 /* What --reach is told: functions to stop at, or to allow. */
 struct reach_opts {
@@ -129,6 +130,13 @@ struct reach_opts {
  * --insns and --bounded (x86_64 and arm64): 0, or -1.
  */
 int reach(const char *path, const struct reach_opts *opt);
+
+/*
+ * --bounded-sites (kftsites_reach.c): of the sites the lister found in o,
+ * keep those in functions that run at most max instructions, both hooks'
+ * in o->sites[ENTER].  x86_64 and arm64; 0, or -1 having said why.
+ */
+int bounded_sites(struct object *o, uint64_t max);
 
 /*
  * An instruction as --reach and --bounded decode it.  call, indirect, ret

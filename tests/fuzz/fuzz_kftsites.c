@@ -3,8 +3,8 @@
  * libFuzzer target for scripts/kftsites: any file must be refused with a
  * message or listed and rewritten, never crash, hang or leak.  What it
  * rewrites is read again: the second run must find the tables and leave
- * the file alone.  --reach and --bounded read every input first (they
- * write nothing).
+ * the file alone; so with --bounded-sites.  --reach and --bounded read
+ * every input first (they write nothing).
  * Linked with kftsites' files (scripts/kftsites_shared.h), its main() built as
  * kftsites_main; its refusals are muted by tests/fuzz/test_fuzz.sh
  * (-close_fd_mask=3).
@@ -59,13 +59,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();	/* --reach or --bounded wrote to the file */
 	free(once);
 	free(twice);
-	if (process(path, false) == 0) {
+	if (process(path, false, 0) == 0) {
 		once = contents(fd, &n1);
-		if (process(path, false))
+		if (process(path, false, 0))
 			abort();	/* it wrote what it cannot read */
 		twice = contents(fd, &n2);
 		if (n1 != n2 || memcmp(once, twice, n1))
 			abort();	/* the tables were added twice */
+		free(once);
+		free(twice);
+	}
+	if (process(path, false, 256) == 0) {
+		once = contents(fd, &n1);
+		if (process(path, false, 256))
+			abort();	/* --bounded-sites wrote what it cannot read */
+		twice = contents(fd, &n2);
+		if (n1 != n2 || memcmp(once, twice, n1))
+			abort();	/* __kft_bounded_loc was added twice */
 		free(once);
 		free(twice);
 	}

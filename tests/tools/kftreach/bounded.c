@@ -20,6 +20,8 @@
  *   alt_plain    an alternative patched over its code, straight-line:
  *                bounded
  *   alt_call     an alternative whose replacement calls a function
+ *   inl          twice() inlined in it: bounded, but with GCC its sites
+ *                are not all its own (--bounded-sites leaves them out)
  *   quiet        not instrumented: not listed
  */
 #define noinline __attribute__((noinline))
@@ -181,6 +183,17 @@ noinline int alt_call(int a)
 {
 	ALT_CALL;
 	return a + 4;
+}
+
+/* GCC instruments twice() inlined into inl(): two entry sites there. */
+static inline __attribute__((always_inline)) int twice(int a)
+{
+	return a * 2 + sink;
+}
+
+noinline int inl(int a)
+{
+	return twice(a) + 1;
 }
 
 notrace noinline int quiet(int a)

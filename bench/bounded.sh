@@ -26,7 +26,9 @@ mkdir -p "$out"
 DEFAULT_RUN="trigger start entry start_kernel trigger stop entry to_userspace filter mintime 500"
 plugin=$repo/$BUILD/insn_profile.so
 kftsites=$repo/$BUILD/asan/kftsites
-[ -f "$plugin" ] && [ -x "$kftsites" ] || kft_die "no $plugin or $kftsites (make bench-bounded builds them)"
+if [ ! -f "$plugin" ] || [ ! -x "$kftsites" ]; then
+	kft_die "no $plugin or $kftsites (make bench-bounded builds them)"
+fi
 variant=${BOUNDED_VARIANT:++$BOUNDED_VARIANT}
 t0=$SECONDS
 

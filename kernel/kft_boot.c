@@ -229,13 +229,13 @@ void __init kft_boot_prime(void)
 	/* No boot run: boot without calling the hooks at all. */
 	if (!kft_boot_source(&text, &origin) ||
 	    kft_boot_config(run, text, origin)) {
-		kft_sites_boot();
+		kft_sites_boot(NULL);
 		return;
 	}
 	if (!kft_boot_started) {
 		kft_boot_say(true, "boot run (%s): this CPU has no cycle counter to time it",
 			     origin);
-		kft_sites_boot();
+		kft_sites_boot(NULL);
 		return;
 	}
 
@@ -265,6 +265,8 @@ void __init kft_boot_prime(void)
 	WRITE_ONCE(kft_run, run);
 	/* The run is complete before a hook can see it armed. */
 	kft_state_set(KFT_PRIMED);
+	/* The sites it can do without: NOPs (kft_sites.c). */
+	kft_sites_boot(run);
 	if (run->cfg.start.kind == KFT_TRIGGER_NONE)
 		kft_start(run, KFT_BY_BOOT, 0, run->base_ns);
 }

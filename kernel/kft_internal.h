@@ -424,13 +424,16 @@ extern const unsigned long __start___kft_enter_loc[];
 extern const unsigned long __stop___kft_enter_loc[];
 extern const unsigned long __start___kft_exit_loc[];
 extern const unsigned long __stop___kft_exit_loc[];
+/* scripts/kftsites --bounded-sites: those of functions with a short run. */
+extern const unsigned long __start___kft_bounded_loc[];
+extern const unsigned long __stop___kft_bounded_loc[];
 
-void kft_sites_boot(void);
+void kft_sites_boot(const struct kft_run *run);
 void kft_sites_arm(const struct kft_run *run);
 void kft_sites_disarmed(void);
 void kft_sites_show(struct seq_file *m);
 #else
-static inline void kft_sites_boot(void) { }
+static inline void kft_sites_boot(const struct kft_run *run) { }
 static inline void kft_sites_arm(const struct kft_run *run) { }
 static inline void kft_sites_disarmed(void) { }
 static inline void kft_sites_show(struct seq_file *m) { }

@@ -16,7 +16,9 @@
  *  - before a run is armed, every site becomes its call again, through
  *    the architecture's live patching (asm/kft.h: kft_arch_site_poke());
  *    or, for a run that can log only the functions it names, only their
- *    sites (kft_sites_choose()), and the others NOPs;
+ *    sites (kft_sites_choose()), and the others NOPs; a run that drops
+ *    every short call leaves those of the functions that cannot run that
+ *    long NOPs (kft_sites_nop_bounded());
  *  - once no run has been armed for two seconds, they become NOPs again:
  *    a run stopped and armed again at once costs no patching.  The end of
  *    a run starts the 1 s poll that decides this, and arming a run
@@ -76,6 +78,14 @@ struct kft_text_range {
 
 static struct kft_text_range *kft_sites_ranges;
 static unsigned int kft_sites_nranges;
+
+/* The run the sites are armed for, while they are. */
+static const struct kft_run *kft_sites_run;
+/* Sites of bounded functions NOPs for it now (kft_sites_nop_bounded()). */
+static unsigned long kft_sites_bounded_nops;
+/* And for which run, how many: /proc/kft says so after its end too. */
+static unsigned int kft_sites_bounded_id;
+static unsigned long kft_sites_bounded_left;
 
 static void kft_sites_poll(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kft_sites_work, kft_sites_poll);
@@ -319,6 +329,119 @@ enum kft_patch {
 	KFT_PATCH_STOPPED,	/* the same, every other CPU stopped: no sleeping */
 };
 
+/* Write insn at site, as how says; *n counts the sites queued. */
+static void kft_site_write(unsigned long site, const u8 *insn,
+			   enum kft_patch how, unsigned long *n)
+{
+	if (how == KFT_PATCH_EARLY) {
+		memcpy(kft_arch_site_early_ptr(site), insn, KFT_SITE_SIZE);
+		return;
+	}
+	if (!kft_sites_alias_write(site, insn))
+		kft_arch_site_poke((void *)site, insn);
+	if (!(++*n % 1024) && how == KFT_PATCH_LIVE)
+		cond_resched();
+}
+
+/*
+ * The sites of functions that run at most 256 instructions a call, each
+ * function's own (scripts/kftsites --bounded-sites, in vmlinux.o on x86_64
+ * and arm64; none elsewhere, nor in modules).  A run that drops every call
+ * shorter than KFT_BOUNDED_MINTIME_NS cannot log theirs: 256 instructions
+ * take less on any CPU Linux runs on, each a cache miss on a slow in-order
+ * core - interrupts and preemption aside, whose time is other code's,
+ * traced on its own.  Such a run leaves them NOPs and costs that much
+ * less; its Calls count the hook calls that ran.  The functions it names
+ * keep theirs (triggers, notunder), and a run that follows every call (a
+ * funclist, a depth filter, a scope, a stack watch) keeps them all.
+ */
+#define KFT_BOUNDED_MINTIME_NS	(100 * NSEC_PER_USEC)
+
+static bool kft_sites_skip_bounded(const struct kft_run *run)
+{
+	return __stop___kft_bounded_loc - __start___kft_bounded_loc > 0 &&
+	       run->cfg.mintime_ns >= KFT_BOUNDED_MINTIME_NS &&
+	       !run->cfg.nfuncs && !run->cfg.depth_set &&
+	       !(run->slow & (KFT_SLOW_SCOPE | KFT_SLOW_WATCH));
+}
+
+/* The text of the functions a run names, whose sites it must see. */
+struct kft_named {
+	struct kft_text_range r[4 + KFT_MAX_NOTUNDER];
+	unsigned int n;
+};
+
+/* False if a named function's text is not known (no bound then). */
+static bool kft_named_collect(const struct kft_run *run, struct kft_named *nm)
+{
+	unsigned long fns[4 + KFT_MAX_NOTUNDER] = {
+		run->start_entry_fn, run->start_exit_fn,
+		run->stop_entry_fn, run->stop_exit_fn,
+	};
+	unsigned long size, off;
+	unsigned int i;
+
+	for (i = 0; i < run->cfg.nnotunder && i < KFT_MAX_NOTUNDER; i++)
+		fns[4 + i] = run->cfg.notunder[i].addr;
+	nm->n = 0;
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		if (!fns[i])
+			continue;
+		if (!kallsyms_lookup_size_offset(fns[i], &size, &off) || !size)
+			return false;
+		nm->r[nm->n].start = fns[i] - off;
+		nm->r[nm->n++].end = fns[i] - off + size;
+	}
+	return true;
+}
+
+static bool kft_named_has(const struct kft_named *nm, unsigned long site)
+{
+	unsigned int i;
+
+	for (i = 0; i < nm->n; i++)
+		if (site >= nm->r[i].start && site < nm->r[i].end)
+			return true;
+	return false;
+}
+
+/*
+ * Once every site is a call for run: the bounded functions' NOPs again,
+ * if the run can do without them, but for the functions it names.  A
+ * site holding neither hook's call is left as it is.
+ */
+static void kft_sites_nop_bounded(const struct kft_run *run,
+				  enum kft_patch how, unsigned long *n)
+{
+	u8 want[KFT_SITE_SIZE], have[KFT_SITE_SIZE];
+	struct kft_named nm;
+	const unsigned long *p;
+	unsigned int i;
+
+	kft_sites_bounded_nops = 0;
+	if (!kft_sites_skip_bounded(run) || !kft_named_collect(run, &nm))
+		return;
+	for (p = __start___kft_bounded_loc; p < __stop___kft_bounded_loc; p++) {
+		unsigned long site = *p;
+
+		if (kft_site_gone(site) || kft_named_has(&nm, site))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(kft_site_tables); i++) {
+			kft_site_forms(&kft_site_tables[i], site, false, want,
+				       have);
+			if (kft_site_holds(site, have))
+				break;
+		}
+		if (i == ARRAY_SIZE(kft_site_tables))
+			continue;
+		kft_site_write(site, want, how, n);
+		kft_sites_bounded_nops++;
+	}
+	kft_sites_calls -= min(kft_sites_calls, kft_sites_bounded_nops);
+	kft_sites_bounded_id = run->id;
+	kft_sites_bounded_left = kft_sites_bounded_nops;
+}
+
 /*
  * Turn the sites of one table into their calls (live) or NOPs.  mod: the
  * module the table is of, NULL for vmlinux.  *n counts the sites queued.
@@ -347,15 +470,7 @@ static void kft_sites_set_table(const struct kft_site_table *t,
 			continue;
 		}
 		kft_sites_calls += call;
-		if (early) {
-			memcpy(kft_arch_site_early_ptr(site), want,
-			       KFT_SITE_SIZE);
-		} else {
-			if (!kft_sites_alias_write(site, want))
-				kft_arch_site_poke((void *)site, want);
-			if (!(++*n % 1024) && how == KFT_PATCH_LIVE)
-				cond_resched();
-		}
+		kft_site_write(site, want, how, n);
 	}
 }
 
@@ -463,6 +578,9 @@ static void kft_sites_set_all(bool live, enum kft_patch how)
 
 	for (i = 0; i < ARRAY_SIZE(kft_site_tables); i++)
 		kft_sites_set_table(&kft_site_tables[i], NULL, live, how, &n);
+	kft_sites_bounded_nops = 0;
+	if (live && kft_sites_run)
+		kft_sites_nop_bounded(kft_sites_run, how, &n);
 	if (how != KFT_PATCH_EARLY) {
 		kft_sites_alias_sync();
 		kft_sites_set_modules(live, how, &n);
@@ -527,18 +645,42 @@ static void kft_sites_set(bool live, bool early)
 	WRITE_ONCE(kft_sites_live, live);
 }
 
-#ifdef KFT_ARCH_SITES_BEFORE_START
-void __init kft_sites_boot(void)
+/*
+ * For a boot run primed (run), every site stays a call, as built, but
+ * those the run can do without (kft_sites_nop_bounded()); with none, every
+ * site becomes a NOP.  As early as the text can be written.
+ */
+static void __init kft_sites_boot_set(const struct kft_run *run, bool early)
 {
-	kft_sites_set(false, true);
+	kft_sites_run = run;
+	kft_sites_set(!!run, early);
+	kft_sites_run = NULL;
+}
+
+#ifdef KFT_ARCH_SITES_BEFORE_START
+void __init kft_sites_boot(const struct kft_run *run)
+{
+	if (run && !kft_sites_skip_bounded(run))
+		return;
+	kft_sites_boot_set(run, true);
 	kft_arch_sites_early_done();
 }
 #else
 static bool kft_sites_nop_early __initdata;
+static bool kft_sites_boot_bounded __initdata;	/* kft_run's, not all */
 
-void __init kft_sites_boot(void)
+void __init kft_sites_boot(const struct kft_run *run)
 {
+	if (run && !kft_sites_skip_bounded(run))
+		return;
 	kft_sites_nop_early = true;
+	kft_sites_boot_bounded = !!run;
+}
+
+/* The boot run, if the early change is for it; NULL: every site a NOP. */
+static const struct kft_run * __init kft_sites_boot_run(void)
+{
+	return kft_sites_boot_bounded ? READ_ONCE(kft_run) : NULL;
 }
 
 #ifdef KFT_ARCH_SITES_IN_SETUP_ARCH
@@ -551,7 +693,7 @@ void __init kft_boot_text_writable(void)
 	if (!kft_sites_nop_early)
 		return;
 	kft_sites_nop_early = false;
-	kft_sites_set(false, true);
+	kft_sites_boot_set(kft_sites_boot_run(), true);
 	kft_arch_sites_early_done();
 }
 #endif
@@ -563,7 +705,7 @@ static int __init kft_sites_early(void)
 		return 0;
 	mutex_lock(&kft_mutex);
 	mutex_lock(&text_mutex);
-	kft_sites_set(false, false);
+	kft_sites_boot_set(kft_sites_boot_run(), false);
 	mutex_unlock(&text_mutex);
 	mutex_unlock(&kft_mutex);
 	return 0;
@@ -762,16 +904,20 @@ static void kft_sites_choose(const struct kft_run *run)
  */
 void kft_sites_arm(const struct kft_run *run)
 {
-	bool had_some = kft_sites_ranges;
+	bool had_some = kft_sites_ranges || kft_sites_bounded_nops;
 
 	lockdep_assert_held(&kft_mutex);
 	cancel_delayed_work(&kft_sites_work);	/* not to run in this run */
 	kft_sites_unused = 0;
 	kft_sites_choose(run);
-	if (kft_sites_live && !had_some && !kft_sites_ranges)
+	if (kft_sites_live && !had_some && !kft_sites_ranges &&
+	    !kft_sites_skip_bounded(run))
 		return;
+	kft_sites_bounded_left = 0;
 	mutex_lock(&text_mutex);
+	kft_sites_run = run;
 	kft_sites_set(true, false);
+	kft_sites_run = NULL;
 	mutex_unlock(&text_mutex);
 }
 
@@ -845,6 +991,8 @@ void kft_sites_show(struct seq_file *m)
 	if (kft_sites_live && kft_sites_ranges)
 		seq_printf(m, " at %lu, the run's functions', NOPs elsewhere",
 			   kft_sites_calls);
+	if (kft_sites_live && kft_sites_bounded_nops)
+		seq_printf(m, ", but %lu NOPs", kft_sites_bounded_nops);
 	if (kft_sites_skipped)
 		seq_printf(m, ", %lu left alone (unexpected code)",
 			   kft_sites_skipped);
@@ -852,4 +1000,8 @@ void kft_sites_show(struct seq_file *m)
 		seq_printf(m, ", %lu in %u module%s", in_mods, nr_mods,
 			   nr_mods == 1 ? "" : "s");
 	seq_putc(m, '\n');
+	if (kft_sites_bounded_left && kft_run &&
+	    kft_run->id == kft_sites_bounded_id)
+		seq_printf(m, "hook sites left NOPs: %lu, for run %u, in functions too short for its mintime\n",
+			   kft_sites_bounded_left, kft_sites_bounded_id);
 }

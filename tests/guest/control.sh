@@ -91,4 +91,27 @@ if [ -z "$nosites" ]; then
 	kft-do yield 1 > /dev/null
 	check sites-all-again-logs sh -c 'cat /proc/kft_data | grep -q "^Number of entries after filters = [1-9]"'
 	sites_become NOPs
+
+	# A run that drops every call shorter than 100 us or more leaves the
+	# sites of the functions that cannot run that long NOPs: x86_64 and
+	# arm64, whose build lists them (scripts/kftsites --bounded-sites).
+	# Its triggers fire; a shorter mintime has every site again.
+	printf "new\ntrigger start entry ${SYS}sched_yield\ntrigger stop exit ${SYS}sched_yield\nfilter mintime 200\nend\n" > /proc/kft
+	echo prime > /proc/kft
+	echo "sites mintime 200: $(grep '^hook sites' /proc/kft | tr '\n' ' ')"
+	case $(uname -m) in
+	x86_64 | aarch64)
+		check sites-bounded-nops sh -c 'grep -q "^hook sites: [0-9]*, calls, but [1-9][0-9]* NOPs" /proc/kft &&
+			grep -q "^hook sites left NOPs: [1-9][0-9]*, for run [0-9]*, in functions too short for its mintime$" /proc/kft' ;;
+	*)
+		check sites-bounded-none sh -c '! grep -q "NOPs\|^hook sites left" /proc/kft' ;;
+	esac
+	kft-do yield 1 > /dev/null
+	check sites-bounded-complete sh -c 'cat /proc/kft | grep -q "primed, triggered, complete"'
+	printf "new\ntrigger start entry ${SYS}sched_yield\ntrigger stop exit ${SYS}sched_yield\nfilter mintime 50\nend\n" > /proc/kft
+	echo prime > /proc/kft
+	echo "sites mintime 50: $(grep '^hook sites' /proc/kft | tr '\n' ' ')"
+	check sites-short-mintime-all sh -c 'grep "^hook sites:" /proc/kft | grep -qv NOPs && ! grep -q "^hook sites left" /proc/kft'
+	kft-do yield 1 > /dev/null
+	sites_become NOPs
 fi

@@ -117,6 +117,7 @@ struct boot_scan {
 	int32_t *first, *next, *last;	/* children of each node, in order */
 	uint8_t *kind;			/* per name id: 1 off-CPU, 2 busy */
 	double *offcpu, *busy;		/* per node: in its subtree */
+	bool levels_named;		/* do_initcall_level()s' levels known */
 };
 
 static uint32_t id_of(struct kd *kd, const char *name)
@@ -244,7 +245,7 @@ static char *phase_name(const struct boot_scan *s, int32_t i, const uint8_t *rol
 		return xstrfmt("initcalls, level unknown");
 	}
 	if (is(s, i, F_DO_INITCALL_LEVEL)) {
-		if (nlevels == 8)
+		if (s->levels_named)
 			return xstrfmt("initcall level %d (%s)", level[i],
 				       kd_boot_level_names[level[i]]);
 		return xstrfmt("initcall level #%d of %u", level[i], nlevels);
@@ -486,6 +487,57 @@ static int symbol_level(const struct kd *kd, const struct boot_scan *s,
 }
 
 /*
+ * The levels of a log's n do_initcall_level() calls lv[], not eight (one
+ * shorter than the log's mintime is not in it): each has the level its
+ * initcalls have in the symbols; one whose initcalls are not in the log,
+ * the level its place gives, where as many levels as calls lie between
+ * the known ones (levels run in order, 0 to 7).  If every call's level is
+ * known, level[] takes them.
+ */
+static bool symbol_levels(const struct kd *kd, const struct boot_scan *s,
+			  uint64_t site, const int32_t *lv, uint32_t n,
+			  int32_t *level)
+{
+	int32_t *got = xmalloc((n + 1) * sizeof(*got));
+	int32_t c, l, prev_l = -1;
+	int64_t prev_i = -1, j;
+	uint32_t i;
+	bool all = n <= 8;
+
+	for (i = 0; i < n && all; i++) {
+		got[i] = BOOT_LEVEL_NONE;
+		for (c = s->first[lv[i]]; c >= 0 && got[i] < 0; c = s->next[c]) {
+			if (!is(s, c, F_DO_ONE_INITCALL))
+				continue;
+			l = symbol_level(kd, s, initcall_of(s, site, c));
+			if (l >= 0 && l < 8)
+				got[i] = l;
+		}
+	}
+	/* Between two known (or the ends, -1 and 8): fill if it adds up. */
+	for (i = 0; i <= n && all; i++) {
+		l = i < n ? got[i] : 8;
+		if (l < 0)
+			continue;
+		if (l <= prev_l || l - prev_l < (int64_t)i - prev_i) {
+			all = false;		/* out of order: the symbols are not the log's */
+			break;
+		}
+		if (l - prev_l == (int64_t)i - prev_i)
+			for (j = prev_i + 1; j < i; j++)
+				got[j] = prev_l + (int32_t)(j - prev_i);
+		prev_i = i;
+		prev_l = l;
+	}
+	for (i = 0; i < n && all; i++)
+		all = got[i] >= 0;
+	for (i = 0; i < n && all; i++)
+		level[lv[i]] = got[i];
+	free(got);
+	return all;
+}
+
+/*
  * The initcalls and their levels: from the do_initcall_level() (or
  * do_pre_smp_initcalls()) around each, or where the eight levels are not
  * all in the log, from the symbols if kd has them.
@@ -497,7 +549,7 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 {
 	const struct kft_tree *t = s->t;
 	int32_t *group = xmalloc((t->n + 1) * sizeof(*group));
-	bool symbols = kd->syms && kd->syms->initcalls.n && nlevels != 8;
+	bool symbols = kd->syms && kd->syms->initcalls.n && !s->levels_named;
 	uint32_t i;
 
 	/* The initcall level (or early initcalls) around each call. */
@@ -561,7 +613,10 @@ static void build_initcalls(struct kd *kd, struct boot_report *r,
 			r->levels_nosyms = kd->syms;
 		}
 	}
-	r->levels8 = nlevels == 8 || symbols;
+	r->levels8 = s->levels_named || symbols;
+	r->levels_partial = nlevels && !s->levels_named;
+	if (r->levels_partial)
+		r->levels_nosyms = kd->syms;
 	free(group);
 	if (r->ncalls)		/* calls is NULL until the first */
 		qsort(r->calls, r->ncalls, sizeof(*r->calls), by_time);
@@ -580,6 +635,7 @@ static void build(struct kd *kd, const struct kft_tree *t,
 	int32_t *level = xcalloc(t->n + 1, sizeof(*level));
 	int32_t *key = xmalloc((t->n + 1) * sizeof(*key));
 	int32_t *ics = xmalloc((t->n + 1) * sizeof(*ics));
+	int32_t *lv = xmalloc((t->n + 1) * sizeof(*lv));	/* do_initcall_level()s */
 	/* per container and level (+2): its first do_one_initcall() phase */
 	int32_t first[5][10];
 	uint32_t i, nlevels = 0;
@@ -644,8 +700,10 @@ static void build(struct kd *kd, const struct kft_tree *t,
 				continue;
 			if (!role[c])
 				role[c] = 1;
-			if (is(&s, c, F_DO_INITCALL_LEVEL))
+			if (is(&s, c, F_DO_INITCALL_LEVEL)) {
+				lv[nlevels] = c;
 				level[c] = nlevels++;
+			}
 			if (!is(&s, c, F_DO_ONE_INITCALL) || role[c] != 1)
 				continue;
 			level[c] = kd->syms ? symbol_level(kd, &s,
@@ -673,6 +731,9 @@ static void build(struct kd *kd, const struct kft_tree *t,
 			key[ics[j]] = *k;
 		}
 	}
+	s.levels_named = nlevels == 8 ||
+		(nlevels && kd->syms && kd->syms->initcalls.n &&
+		 symbol_levels(kd, &s, site, lv, nlevels, level));
 	build_phases(r, &s, role, level, nlevels, key);
 	build_initcalls(kd, r, &s, role, level, nlevels, site);
 	kd_export_note(kd, &r->note, r->note_buf, sizeof(r->note_buf));
@@ -681,6 +742,7 @@ static void build(struct kd *kd, const struct kft_tree *t,
 	free(level);
 	free(key);
 	free(ics);
+	free(lv);
 }
 
 /* A run of the log: its nodes [lo, hi), its first start_kernel. */
@@ -977,6 +1039,10 @@ static void print_report(const struct kd *kd, const struct boot_report *r)
 		printf("(levels: do_initcall_level() is not in the log, inlined, and the symbols given have no __initcall* table: this kernel's System.map or vmlinux has it)\n");
 	else if (r->levels_hidden)
 		printf("(levels: do_initcall_level() is not in the log, inlined; kd -m System.map or -e vmlinux gives them)\n");
+	if (r->levels_partial)
+		printf("(levels: do_initcall_level() is in the log, not eight times - one shorter than the log's mintime is not - so #N is the Nth in the log; %s)\n",
+		       r->levels_nosyms ? "the symbols given could not place them" :
+		       "kd -m System.map or -e vmlinux names them");
 	if (r->nafter)
 		printf("(and %u after the first user program - modules loaded then - not part of the boot)\n",
 		       r->nafter);

@@ -55,6 +55,8 @@ struct boot_report {
 				 * or the symbols (-m, -e) gave them */
 	bool levels_hidden;	/* do_initcall_level() is not in the log and
 				 * no symbols gave the levels */
+	bool levels_partial;	/* do_initcall_level() is in the log, not
+				 * eight times, and no symbols named them */
 	bool levels_nosyms;	/* ... symbols were given, without the table */
 	bool cost_refused;	/* the log's hook cost cannot be its own:
 				 * times as measured (note says so) */

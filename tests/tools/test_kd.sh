@@ -322,6 +322,30 @@ ok $? "--boot --json -m, do_initcall_level() inlined: each initcall's level"
 # A normal kernel's log keeps its own levels, whatever the symbols say.
 "$KD" --boot -m $fx/boot-initcalls.map $fx/boot.log | diff -u $fx/boot.expected -
 ok $? "--boot -m on a log with do_initcall_level(): the log's levels"
+# A log where one do_initcall_level() is missing (level 0, shorter than the
+# log's mintime: boot-short-level.log): without symbols kd numbers the seven
+# and says so; with them, core_fn places the first at level 1, slow_init and
+# dev_init the rest, one between two known by the order levels run in.
+golden boot-short-level --boot $fx/boot-short-level.log
+golden boot-short-level-map --boot -m $fx/boot-initcalls.map $fx/boot-short-level.log
+# Where the symbols leave it open (no initcall in the log before slow_init,
+# so the missing level is any of 0-3) or contradict the log (core_fn after
+# slow_init), kd keeps the numbers and says the symbols could not place them.
+for case in open contradict; do
+	if [ $case = open ]; then
+		grep -v ' core_fn \| 3020 ' $fx/boot-short-level.log
+	else
+		awk '$1 == 3020 || $1 == 3025 { next } { print }
+			$1 == 4610 { print "        4620          300      1                  do_one_initcall do_initcall_level+0x91                      0"
+				     print "        4625          290      1                          core_fn do_one_initcall+0x84                        0" }' \
+			$fx/boot-short-level.log
+	fi > "$tmp/short-$case.log"
+	"$KD" --boot -m $fx/boot-initcalls.map "$tmp/short-$case.log" > "$tmp/short-$case.out" &&
+		grep -q '^          3000            350    4.7  initcall level #0 of 7$' "$tmp/short-$case.out" &&
+		grep -q '^(levels: do_initcall_level() is in the log, not eight times .* the symbols given could not place them)$' "$tmp/short-$case.out" &&
+		! grep -q 'initcall level [0-7] (' "$tmp/short-$case.out"
+	ok $? "--boot -m, one level missing and the symbols $case: the levels stay numbered, and kd says why"
+done
 "$KD" --boot -n 2 $fx/boot.log | awk '/^Initcalls/ { i = 1; next } i && /^ +[0-9]/ { n++ } END { exit n != 2 }'
 ok $? "--boot -n 2: the two longest initcalls"
 "$KD" --boot -t 300 $fx/boot.log > "$tmp/boot-t.out"

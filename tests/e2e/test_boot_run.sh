@@ -107,7 +107,7 @@ default_run_checks() {
 # ktime has then (jiffies, 4 ms steps, on some): names are compared above 5
 # ms, times above 20 ms.
 boot_report_checks() {
-	local label="$KFT_TAG $1" out=$2 boot
+	local label="$KFT_TAG $1" out=$2 boot nlev
 	"$BUILD/asan/kd" --raw --boot "$out/boot.sym" > "$out/report.txt" 2> "$out/report.err"
 	ok $? "$label: kd --boot reads the boot run's log"
 	boot=$(awk '/^------/ { d = 1; next } d && $4 == "start_kernel" && !s { s = $1 }
@@ -119,9 +119,20 @@ boot_report_checks() {
 		END { exit !(n > 10 && boot > 0 && (total - boot) ^ 2 < 1e-6 &&
 			      (sum - total) ^ 2 < (0.001 * n) ^ 2) }' "$out/report.txt"
 	ok $? "$label: kd --boot's phases add up to the boot, start_kernel to to_userspace ($boot us)"
-	grep -q '^ *[0-9.]* *[0-9.]* *[0-9.]* *[0-9.]*  [0-9] \(pure\|core\|postcore\|arch\|subsys\|fs\|device\|late\) ' "$out/report.txt" &&
-		grep -q 'initcall level 6 (device)$' "$out/report.txt"
-	ok $? "$label: kd --boot finds the eight initcall levels and places initcalls in them"
+	# A level shorter than the run's mintime (QEMU's clock here, not
+	# icount: level 0 is near 500 us on some) is not in the log: then kd
+	# numbers the levels it has and says why.
+	nlev=$(awk '/^------/ { d = 1; next } d && $4 == "do_initcall_level" { n++ } END { print n + 0 }' "$out/boot.sym")
+	if [ "$nlev" = 8 ]; then
+		grep -q '^ *[0-9.]* *[0-9.]* *[0-9.]* *[0-9.]*  [0-9] \(pure\|core\|postcore\|arch\|subsys\|fs\|device\|late\) ' "$out/report.txt" &&
+			grep -q 'initcall level 6 (device)$' "$out/report.txt"
+		ok $? "$label: kd --boot finds the eight initcall levels and places initcalls in them"
+	else
+		[ "$nlev" -ge 5 ] && grep -q " initcall level #$((nlev - 1)) of $nlev\$" "$out/report.txt" &&
+			grep -q '^(levels: do_initcall_level() is in the log, not eight times' "$out/report.txt" &&
+			! grep -q 'initcall level [0-7] (' "$out/report.txt"
+		ok $? "$label: $nlev of the eight initcall levels are in the log (one under the mintime): kd --boot numbers them and says why"
+	fi
 	# "NAME USECS 1" once ktime has left jiffies for a real clocksource.
 	awk '/clocksource: Switched to clocksource/ { sw = 1 }
 		match($0, /initcall [^ +]+\+0x[0-9a-f]+\/0x[0-9a-f]+ returned -?[0-9]+ after [0-9]+ usecs/) {

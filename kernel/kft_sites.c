@@ -418,7 +418,6 @@ static void kft_sites_nop_bounded(const struct kft_run *run,
 	const unsigned long *p;
 	unsigned int i;
 
-	kft_sites_bounded_nops = 0;
 	if (!kft_sites_skip_bounded(run) || !kft_named_collect(run, &nm))
 		return;
 	for (p = __start___kft_bounded_loc; p < __stop___kft_bounded_loc; p++) {
@@ -647,11 +646,19 @@ static void kft_sites_set(bool live, bool early)
 
 /*
  * For a boot run primed (run), every site stays a call, as built, but
- * those the run can do without (kft_sites_nop_bounded()); with none, every
- * site becomes a NOP.  As early as the text can be written.
+ * those the run can do without (kft_sites_nop_bounded(): early, only they
+ * are visited); with none, every site becomes a NOP.  As early as the
+ * text can be written.
  */
 static void __init kft_sites_boot_set(const struct kft_run *run, bool early)
 {
+	unsigned long n = 0;
+
+	if (run && early) {
+		kft_sites_bounded_nops = 0;
+		kft_sites_nop_bounded(run, KFT_PATCH_EARLY, &n);
+		return;
+	}
 	kft_sites_run = run;
 	kft_sites_set(!!run, early);
 	kft_sites_run = NULL;

@@ -122,9 +122,10 @@ $(BUILD)/asan/mkkftrun: scripts/mkkftrun.c $(CONFIG_SRC) $(SLURP_SRC) kernel/kft
 # The kernel build's hook-site lister (scripts/kftsites), sanitized for its
 # tests: its files as scripts/Makefile's kftsites-objs links them
 # (scripts/kftsites_shared.h lists them).
-KFTSITES_SRC := scripts/kftsites.c scripts/kftsites_elf.c scripts/kftsites_reach.c \
+KFTSITES_SRC := scripts/kftsites.c scripts/kftsites_elf.c scripts/kftsites_code.c \
+	scripts/kftsites_reach.c scripts/kftsites_bounded.c \
 	scripts/kftsites_x86.c scripts/kftsites_arm64.c scripts/kftsites_riscv.c scripts/kftsites_arm.c
-KFTSITES_HDR := scripts/kftsites_shared.h
+KFTSITES_HDR := scripts/kftsites_shared.h scripts/kftsites_code.h
 $(BUILD)/asan/kftsites: $(KFTSITES_SRC) $(KFTSITES_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) -Wmissing-prototypes -Wstrict-prototypes $(SANITIZE) -o $@ $(KFTSITES_SRC) -lelf

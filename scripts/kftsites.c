@@ -28,8 +28,9 @@
  * that calls no hook, or that has the sections already, is left as it is.
  *
  * This file is the command line and the lister; the object is read by
- * kftsites_elf.c, and --reach is kftsites_reach.c with its decoders
- * (kftsites_shared.h lists the files).
+ * kftsites_elf.c, --reach is kftsites_reach.c and --bounded
+ * kftsites_bounded.c, on the model of the code in kftsites_code.c and its
+ * decoders (kftsites_shared.h lists the files).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -333,7 +334,7 @@ static int has_tables(const struct object *o, const char *table)
 /*
  * List an object's sites as __kft_enter_loc and __kft_exit_loc; or, with
  * bounded (--bounded-sites), those of functions that run at most that
- * many instructions (kftsites_reach.c), both hooks', as __kft_bounded_loc.
+ * many instructions (kftsites_bounded.c), both hooks', as __kft_bounded_loc.
  */
 int process(const char *path, bool verbose, uint64_t bounded)
 {
@@ -490,7 +491,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (; i < argc; i++)
-		if (check || opt.insns || opt.bounded ? reach(argv[i], &opt) :
+		if (opt.bounded ? bounded_list(argv[i]) :
+		    check || opt.insns ? reach(argv[i], &opt) :
 		    process(argv[i], opt.verbose, bounded))
 			ret = 1;
 out:

@@ -3,7 +3,7 @@
  * kftsites --reach's arm decoder, for ARM and Thumb code (the caller
  * tells which, from the mapping symbols), little- or big-endian: the
  * direct branches with their targets and instruction set, and the
- * returns that end straight-line code.  Used by kftsites_reach.c, also to
+ * returns that end straight-line code.  Used by kftsites_code.c, also to
  * read a REL branch's displacement; nothing but kftsites_shared.h.
  */
 #include "kftsites_shared.h"

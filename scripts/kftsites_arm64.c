@@ -2,7 +2,7 @@
 /*
  * kftsites --reach's arm64 decoder: the direct branches and their
  * targets, and the returns and indirect branches that end straight-line
- * code.  Used by kftsites_reach.c; nothing but kftsites_shared.h.
+ * code.  Used by kftsites_code.c; nothing but kftsites_shared.h.
  */
 #include "kftsites_shared.h"
 

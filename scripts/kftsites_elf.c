@@ -3,8 +3,8 @@
  * kftsites' object: a relocatable ELF file opened and checked (a machine
  * KFT runs on, every section within the file, links that hold), its
  * symbols indexed by section and value, its relocations and section names
- * read.  For the lister (kftsites.c) and --reach (kftsites_reach.c);
- * libelf alone.
+ * read.  For the lister (kftsites.c) and the model of the code
+ * (kftsites_code.c); libelf alone.
  */
 #include <errno.h>
 #include <fcntl.h>

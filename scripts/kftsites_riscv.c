@@ -3,7 +3,7 @@
  * kftsites --reach's riscv64 decoder: 16- and 32-bit instructions, the
  * direct branches and jumps with their targets, an AUIPC+JALR pair as one
  * call (struct dstate carries the AUIPC), and the jumps that end
- * straight-line code.  Used by kftsites_reach.c; nothing but kftsites_shared.h.
+ * straight-line code.  Used by kftsites_code.c; nothing but kftsites_shared.h.
  */
 #include "kftsites_shared.h"
 

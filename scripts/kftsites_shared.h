@@ -6,17 +6,20 @@
  *   kftsites.c        the command line, and the site lister: each object's
  *                     calls to the hooks added as __kft_enter_loc and
  *                     __kft_exit_loc
- *   kftsites_reach.c  --reach: what the hooks reach in vmlinux.o; and
- *                     --bounded: which functions run a bounded number of
- *                     instructions, on the same model of the object's code
+ *   kftsites_reach.c  --reach: what the hooks reach in vmlinux.o
+ *   kftsites_bounded.c --bounded, --bounded-sites: which functions run a
+ *                     bounded number of instructions
+ *   kftsites_code.c   the model of an object's code both ask questions of
+ *                     (kftsites_code.h): functions, branches, alternatives
  *   kftsites_elf.c    an object opened, checked and its symbols indexed,
- *                     for both
+ *                     for all of them
  *   kftsites_x86.c, kftsites_arm64.c, kftsites_riscv.c, kftsites_arm.c
  *                     the instruction decoders, one an architecture
  *
  * Each uses only those below it: kftsites.c the others, kftsites_reach.c
- * the object and the decoders; the object and the decoders nothing but
- * this header.  libelf (gelf.h) and libc alone.
+ * and kftsites_bounded.c the model, the model the object and the
+ * decoders; the object and the decoders nothing but this header.  libelf
+ * (gelf.h) and libc alone.
  * tests/fuzz/fuzz_kftsites.c links the same files.
  */
 #ifndef _SCRIPTS_KFTSITES_SHARED_H
@@ -127,12 +130,15 @@ struct reach_opts {
 
 /*
  * --reach (kftsites_reach.c): 0 clean, 1 instrumented code reached, -1;
- * --insns and --bounded (x86_64 and arm64): 0, or -1.
+ * --insns: 0, or -1.
  */
 int reach(const char *path, const struct reach_opts *opt);
 
+/* --bounded (kftsites_bounded.c; x86_64 and arm64): 0, or -1. */
+int bounded_list(const char *path);
+
 /*
- * --bounded-sites (kftsites_reach.c): of the sites the lister found in o,
+ * --bounded-sites (kftsites_bounded.c): of the sites the lister found in o,
  * keep those in functions that run at most max instructions, both hooks'
  * in o->sites[ENTER].  x86_64 and arm64; 0, or -1 having said why.
  */

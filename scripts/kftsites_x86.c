@@ -3,7 +3,7 @@
  * kftsites --reach's x86_64 decoder: each instruction's length (prefixes,
  * the 0f, VEX and EVEX maps, ModRM, SIB, displacement, immediate), its
  * direct branch's target, and whether straight-line code ends after it.
- * Used by kftsites_reach.c; tests/tools/test_kftreach.sh checks it
+ * Used by kftsites_code.c; tests/tools/test_kftreach.sh checks it
  * against objdump.  Nothing but kftsites_shared.h.
  */
 #include "kftsites_shared.h"

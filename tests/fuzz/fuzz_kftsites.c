@@ -43,7 +43,6 @@ static char *contents(int fd, size_t *len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct reach_opts bounded = { .bounded = true };
 	int fd = memfd_create("kftsites-fuzz", 0);
 	char path[64], *once, *twice;
 	size_t n1, n2;
@@ -53,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	once = contents(fd, &n1);
 	reach(path, NULL);
-	reach(path, &bounded);
+	bounded_list(path);
 	twice = contents(fd, &n2);
 	if (n1 != n2 || memcmp(once, twice, n1))
 		abort();	/* --reach or --bounded wrote to the file */

@@ -247,7 +247,7 @@ for q in patches/linux-*/; do
 	deps=$(printf 'srctree := .\n$(info $(strip %s))\nall: ; @:\n' "$deps" | make -s -f - 2>/dev/null |
 		tr ' ' '\n' | sed 's|^\./||' | grep . | sort | paste -sd' ')
 	[ "$objs" = "$(printf '%s\n' "${ks[@]}" | sed 's/\.c$/.o/' | sort | paste -sd' ')" ] &&
-		[ "$deps" = "$(printf 'scripts/%s\n' "${ks[@]}" kftsites_shared.h | sort | paste -sd' ')" ]
+		[ "$deps" = "$(printf 'scripts/%s\n' "${ks[@]}" $(cd scripts && ls kftsites*.h) | sort | paste -sd' ')" ]
 	ok $? "${q#patches/}: scripts/Makefile links kftsites' files (kftsites-objs: ${objs:-none}), every object depends on each (recordmcount_source: ${deps:-none})"
 done
 

@@ -32,9 +32,6 @@ fi
 variant=${BOUNDED_VARIANT:++$BOUNDED_VARIANT}
 t0=$SECONDS
 
-sym() { awk -v s="$2" '$3 == s { print $1; found = 1; exit } END { exit !found }' "$1/System.map" ||
-	kft_die "$1/System.map has no $2"; }
-
 : > "$out/bounded.md"
 for KFT_ARCH in ${BOUNDED_ARCHES:-x86_64}; do
 	. tests/lib/arch.sh
@@ -42,8 +39,8 @@ for KFT_ARCH in ${BOUNDED_ARCHES:-x86_64}; do
 		pre=$out/$KFT_ARCH-$cc$variant
 		kdir=$(tests/lib/kbuild.sh "kft$variant" "$cc" | tail -n 1)
 		"$kftsites" --bounded "$kdir/vmlinux.o" > "$pre.bounded"
-		spec="$plugin,lo=$(sym "$kdir" _text),hi=$(sym "$kdir" _end)"
-		spec+=",start=$(sym "$kdir" start_kernel),stop=$(sym "$kdir" run_init_process)"
+		spec="$plugin,lo=$(kft_map_sym "$kdir" _text),hi=$(kft_map_sym "$kdir" _end)"
+		spec+=",start=$(kft_map_sym "$kdir" start_kernel),stop=$(kft_map_sym "$kdir" run_init_process)"
 		spec+=",out=$repo/$pre.prof.raw"
 		kft_log "$KFT_ARCH $cc$variant: the default boot run, under icount, every kernel instruction counted"
 		tests/lib/qemu-run.sh -I -s 1 -t 900 -p "$spec" -a "kft=\"$DEFAULT_RUN\"" "$kdir" "$pre-run" kft_data

@@ -34,9 +34,6 @@ plugin=$repo/$BUILD/insn_profile.so
 [ -f "$plugin" ] || kft_die "no $plugin (make bench-idle builds it)"
 t0=$SECONDS
 
-sym() { awk -v s="$2" '$3 == s { print $1; found = 1; exit } END { exit !found }' "$1/System.map" ||
-	kft_die "$1/System.map has no $2"; }
-
 : > "$out/idle.md"
 for KFT_ARCH in ${IDLE_ARCHES:-x86_64}; do
 	. tests/lib/arch.sh
@@ -47,8 +44,8 @@ for KFT_ARCH in ${IDLE_ARCHES:-x86_64}; do
 		bench/configs.sh "$vdir" "$kdir"
 		for k in vanilla kft; do
 			d=$vdir; [ $k = kft ] && d=$kdir
-			spec="$plugin,lo=$(sym "$d" _text),hi=$(sym "$d" _end)"
-			spec+=",start=$(sym "$d" start_kernel),stop=$(sym "$d" run_init_process)"
+			spec="$plugin,lo=$(kft_map_sym "$d" _text),hi=$(kft_map_sym "$d" _end)"
+			spec+=",start=$(kft_map_sym "$d" start_kernel),stop=$(kft_map_sym "$d" run_init_process)"
 			spec+=",out=$repo/$pre-$k.prof.raw"
 			kft_log "$KFT_ARCH $cc: $k, under icount, every kernel instruction counted"
 			tests/lib/qemu-run.sh -I -s 1 -t 900 -p "$spec" "$d" "$pre-$k" kft_data

@@ -129,6 +129,13 @@ kft_kernel_tree() {
 	echo "$tree"
 }
 
+# kft_map_sym KDIR NAME: NAME's address in the kernel's System.map (hex,
+# as the map has it); dies if the map has none.
+kft_map_sym() {
+	awk -v s="$2" '$3 == s { print $1; found = 1; exit } END { exit !found }' "$1/System.map" ||
+		kft_die "$1/System.map has no $2"
+}
+
 # kft_file_open KDIR: what openat() opens its file through in KDIR's kernel:
 # do_file_open() from 7.x on, do_filp_open() before (tests/guest/lib.sh).
 kft_file_open() {

@@ -365,26 +365,42 @@ static bool kft_sites_skip_bounded(const struct kft_run *run)
 	       !(run->slow & (KFT_SLOW_SCOPE | KFT_SLOW_WATCH));
 }
 
-/* The text of the functions a run names, whose sites it must see. */
+/*
+ * The functions a run names besides its funclist, whose sites it must
+ * see: its triggers' and its notunder filter's, 0 for a trigger it has
+ * not.  Into fns; how many.
+ */
+#define KFT_RUN_NAMED_MAX	(4 + KFT_MAX_NOTUNDER)
+
+static unsigned int kft_run_named(const struct kft_run *run,
+				  unsigned long fns[KFT_RUN_NAMED_MAX])
+{
+	unsigned int i, n = 0;
+
+	fns[n++] = run->start_entry_fn;
+	fns[n++] = run->start_exit_fn;
+	fns[n++] = run->stop_entry_fn;
+	fns[n++] = run->stop_exit_fn;
+	for (i = 0; i < run->cfg.nnotunder && i < KFT_MAX_NOTUNDER; i++)
+		fns[n++] = run->cfg.notunder[i].addr;
+	return n;
+}
+
+/* The text of the functions a run names (no allocation: early boot too). */
 struct kft_named {
-	struct kft_text_range r[4 + KFT_MAX_NOTUNDER];
+	struct kft_text_range r[KFT_RUN_NAMED_MAX];
 	unsigned int n;
 };
 
 /* False if a named function's text is not known (no bound then). */
 static bool kft_named_collect(const struct kft_run *run, struct kft_named *nm)
 {
-	unsigned long fns[4 + KFT_MAX_NOTUNDER] = {
-		run->start_entry_fn, run->start_exit_fn,
-		run->stop_entry_fn, run->stop_exit_fn,
-	};
+	unsigned long fns[KFT_RUN_NAMED_MAX];
+	unsigned int i, nfns = kft_run_named(run, fns);
 	unsigned long size, off;
-	unsigned int i;
 
-	for (i = 0; i < run->cfg.nnotunder && i < KFT_MAX_NOTUNDER; i++)
-		fns[4 + i] = run->cfg.notunder[i].addr;
 	nm->n = 0;
-	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+	for (i = 0; i < nfns; i++) {
 		if (!fns[i])
 			continue;
 		if (!kallsyms_lookup_size_offset(fns[i], &size, &off) || !size)
@@ -840,21 +856,18 @@ static int kft_range_cmp(const void *a, const void *b)
 static bool kft_sites_collect(struct kft_sites_choice *c,
 			      const struct kft_run *run)
 {
-	unsigned long fns[] = { run->start_entry_fn, run->start_exit_fn,
-				run->stop_entry_fn, run->stop_exit_fn };
-	unsigned int nfns = run->cfg.nfuncs + run->cfg.nnotunder + 4, i;
+	unsigned long fns[KFT_RUN_NAMED_MAX];
+	unsigned int nfns = kft_run_named(run, fns), i;
 	struct module *mod __maybe_unused;
 
-	c->names = kvmalloc_array(nfns, sizeof(*c->names), GFP_KERNEL);
+	c->names = kvmalloc_array(run->cfg.nfuncs + nfns, sizeof(*c->names),
+				  GFP_KERNEL);
 	if (!c->names)
 		return false;
 	for (i = 0; i < run->cfg.nfuncs; i++)
 		if (!kft_sites_add_fn(c, run->funcs[i]))
 			return false;
-	for (i = 0; i < run->cfg.nnotunder; i++)
-		if (!kft_sites_add_fn(c, run->cfg.notunder[i].addr))
-			return false;
-	for (i = 0; i < ARRAY_SIZE(fns); i++)
+	for (i = 0; i < nfns; i++)
 		if (!kft_sites_add_fn(c, fns[i]))
 			return false;
 	for (i = 0; i < ARRAY_SIZE(kft_site_tables); i++)

@@ -839,8 +839,8 @@ static __always_inline bool kft_enter_fast(unsigned long fn,
 	now = kft_arch_cycles();
 	d = ks->depth;
 	done = true;
-	if (unlikely(d >= CONFIG_KFT_STACK_DEPTH ||
-		     kft_fast_off(run, ks, fn, true, now)))
+	if (unlikely(kft_fast_off(run, ks, fn, true, now) ||
+		     d >= CONFIG_KFT_STACK_DEPTH))
 		kft_enter_full(run, fn, site);
 	else
 		kft_stack_push(ks, d, fn, site, now, true);
@@ -894,10 +894,12 @@ static __always_inline bool kft_exit_fast(unsigned long fn)
 	now = kft_arch_cycles();
 	top = ks->depth - 1;		/* wraps if the stack is empty */
 	done = true;
-	if (unlikely(top >= CONFIG_KFT_STACK_DEPTH))
+	/* The run's tests first: a full-path run reads no frame here. */
+	if (unlikely(kft_fast_off(run, ks, fn, false, now) ||
+		     top >= CONFIG_KFT_STACK_DEPTH))
 		goto full;
 	f = &ks->frames[top];
-	if (unlikely(f->fn != off || kft_fast_off(run, ks, fn, false, now)))
+	if (unlikely(f->fn != off))
 		goto full;
 	entry = f->entry_ns;
 	len = kft_frame_len(entry, now);

@@ -858,6 +858,32 @@ static void test_replace_and_clear(void)
 	run_task(&shim_idle[1], 1);
 	leave(A);
 	run_task(&t1, 0);
+
+	/*
+	 * On the fast paths: t2's stack of the older run holds A when t2's
+	 * first call of the next run comes (t1 started it), and A leaves
+	 * inside that run.
+	 */
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	run_task(&t2, 0);
+	enter(A);			/* left open, in the old run */
+	run_task(&t1, 0);
+	cmd(kft_run_stop);
+	run = load("new\nend\n");
+	cmd(kft_run_prime);
+	call(B, 11);
+	run_task(&t2, 0);
+	call(C, 11);
+	leave(A);
+	run_task(&t1, 0);
+	cmd(kft_run_stop);
+	finish(run);
+	tap_ok(run->nr_logged == 2 && count(run, B) == 1 &&
+	       count(run, C) == 1 && !count(run, A) &&
+	       counter(KFT_CNT_NOT_FOUND) == 1,
+	       "a call left open in an older run is not the new run's on the fast paths (%lu logged)",
+	       run->nr_logged);
 }
 
 /* kft_run_forget()'s gone(): the code of one function is going away. */

@@ -293,7 +293,11 @@ $(BUILD)/hooks-O2-saveall: bench/hooks.c $(ENGINE_SRC) arch/x86/include/asm/kft_
 	$(CC) -O2 $(HOOKS_CFLAGS) -mgeneral-regs-only \
 		-DSHIM_X86_AFTER_INLINING \
 		-o $@ bench/hooks.c $(ENGINE_SRC)
-bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os $(HOOKS_SAVE_ALL)
+# The hooks as a kernel with CONFIG_KFT_NOP_SITES (the default) builds them.
+$(BUILD)/hooks-O2-nopsites: bench/hooks.c $(ENGINE_SRC) $(wildcard kernel/*.h include/linux/*.h tests/unit/engine/*.h)
+	@mkdir -p $(@D)
+	$(CC) -O2 $(HOOKS_CFLAGS) -DCONFIG_KFT_NOP_SITES=1 -o $@ bench/hooks.c $(ENGINE_SRC)
+bench-hooks: $(BUILD)/hooks-O2 $(BUILD)/hooks-Os $(BUILD)/hooks-O2-nopsites $(HOOKS_SAVE_ALL)
 	@BUILD=$(BUILD) bench/hooks.sh
 
 # KFT's engine as the hooks of real programs (Lua, bzip2: Debian's source) on the

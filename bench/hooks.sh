@@ -18,8 +18,10 @@ mkdir -p "$out"
 # O2-saveall: x86_64's CONFIG_KFT_AFTER_INLINING, whose entry hook saves
 # every register it uses and whose exit hook is a thunk that saves the
 # return value's (built on x86_64 hosts).
-opts=(O2 Os)
-head='| path | -O2 instructions per call | -Os instructions per call |'
+# O2-nopsites: as a kernel with CONFIG_KFT_NOP_SITES (the default) builds
+# the hooks, called only from armed sites.
+opts=(O2 Os O2-nopsites)
+head='| path | -O2 instructions per call | -Os instructions per call | -O2, NOP sites (the default kernel) |'
 if [ -x "$BUILD/hooks-O2-saveall" ]; then
 	opts+=(O2-saveall)
 	head+=' -O2, x86_64 after inlining (the hooks saving registers) |'

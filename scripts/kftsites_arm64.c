@@ -27,6 +27,26 @@ static void a64_kind(uint32_t x, struct insn *in)
 		     (x & 0xffff0000) == 0;
 }
 
+/*
+ * --bounded's view of an LL/SC retry loop: the load-exclusives (LDXR,
+ * LDAXR, their byte, halfword and pair forms), the store-exclusives and
+ * their status register (STXR, STLXR, ...; not CASP, whose encoding
+ * neighbours STXP's), and CBNZ's register.
+ */
+static void a64_exclusive(uint32_t x, struct insn *in)
+{
+	bool pair = x & (1U << 21);
+
+	if ((x & 0x3f800000) == 0x08000000 && (!pair || (x >> 31))) {
+		if (x & (1U << 22))
+			in->excl_load = true;
+		else
+			in->excl_status = ((x >> 16) & 0x1f) + 1;
+	}
+	if ((x & 0x7f000000) == 0x35000000)
+		in->cbnz = (x & 0x1f) + 1;
+}
+
 /* arm64: B, BL, B.cond, CBZ, CBNZ, TBZ, TBNZ; RET and BR end code. */
 void a64_insn(const uint8_t *p, uint64_t off, struct insn *in)
 {
@@ -35,6 +55,7 @@ void a64_insn(const uint8_t *p, uint64_t off, struct insn *in)
 
 	in->len = 4;
 	a64_kind(x, in);
+	a64_exclusive(x, in);
 	if ((x & 0x7c000000) == 0x14000000) {
 		d = sext(x, 26) * 4;
 		in->term = !(x >> 31);

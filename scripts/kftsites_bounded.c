@@ -19,8 +19,10 @@
  * needs to know to leave their hook calls NOPs when the bound is below
  * its threshold.  A function is bounded if, of its instructions that can
  * run (from its entry, falling through and by its branches):
- *  - no path runs one twice (no loop), and no branch goes through a
- *    register;
+ *  - no path runs one twice (no loop), but for arm64's LL/SC retry (a
+ *    store-exclusive's failure, branching back to its load-exclusive),
+ *    which repeats only when another CPU or an interrupt broke the
+ *    exclusive access; and no branch goes through a register;
  *  - none waits or traps (struct insn's waits), but for the traps of
  *    BUG() and WARN() (__bug_table), which run only when the kernel has a
  *    bug;
@@ -65,6 +67,8 @@ struct binsn {
 	unsigned char go;	/* enum bgo */
 	unsigned char hook;	/* BGO_HOOK: enum hook */
 	bool ends;		/* nothing falls through past it */
+	bool excl_load;		/* struct insn's: an LL/SC retry's parts */
+	unsigned char excl_status, cbnz;
 	unsigned char color;	/* the cycle search's: 0 new, 1 on path, 2 done */
 	unsigned char edge;	/* the cycle search's next edge */
 };
@@ -209,6 +213,9 @@ static int bounded_insn(struct code *r, size_t shndx, uint64_t off,
 	memset(bi, 0, sizeof(*bi));
 	bi->off = off - r->nodes[b->u].start;
 	bi->ends = in->term || in->ret || (in->indirect && !in->call);
+	bi->excl_load = in->excl_load;
+	bi->excl_status = in->excl_status;
+	bi->cbnz = in->cbnz;
 	if (in->waits && bounded_bug_trap(r, shndx, off)) {
 		bi->ends = false;	/* a WARN() goes on after its trap */
 	} else if (in->waits) {
@@ -276,8 +283,26 @@ static size_t bounded_edge(const struct bounded *b, size_t i, unsigned int e,
 }
 
 /*
+ * Does instruction i's branch back to t retry an LL/SC access (arm64)?
+ * It is a CBNZ on the status of the store-exclusive just before it, back
+ * to a load-exclusive.  The store fails, and the code between runs again,
+ * only when another CPU or an exception broke the exclusive access: the
+ * time that takes is theirs, as an interrupt's is.  Its instructions are
+ * counted once.
+ */
+static bool bounded_retry(const struct bounded *b, size_t i, size_t t)
+{
+	const struct binsn *bi = &b->in[i];
+
+	return bi->cbnz && bi->go == BGO_JUMP && t < i && b->in[t].excl_load &&
+	       b->in[i - 1].excl_status == bi->cbnz &&
+	       b->in[i - 1].off + 4 == bi->off;
+}
+
+/*
  * The instructions that can run, from the entry: each judged once, and a
- * loop if a path comes back to one (depth first, without recursion).
+ * loop if a path comes back to one (depth first, without recursion), but
+ * for an LL/SC retry.
  */
 static void bounded_paths(struct bounded *b, struct bfn *f, const struct node *n)
 {
@@ -315,7 +340,7 @@ static void bounded_paths(struct bounded *b, struct bfn *f, const struct node *n
 			bounded_no(f, jump && bi->edge == 3 ? "static branch out" :
 				   "undecoded", bi->off);
 		} else if (t < b->nin) {
-			if (b->in[t].color == 1)
+			if (b->in[t].color == 1 && !bounded_retry(b, i, t))
 				bounded_no(f, "loop", b->in[t].off);
 			else if (!b->in[t].color) {
 				b->in[t].color = 1;

@@ -164,6 +164,14 @@ struct insn {
 	 * hypervisor (in, out, rdmsr, cpuid), or traps (int3, ud2, brk, svc).
 	 */
 	bool waits;
+	/*
+	 * arm64's load/store-exclusive retry loop (LL/SC): a load-exclusive,
+	 * a store-exclusive's status register + 1, a CBNZ's register + 1
+	 * (0: not one).
+	 */
+	bool excl_load;
+	unsigned char excl_status;
+	unsigned char cbnz;
 };
 
 /* Decoder state: riscv's last auipc. */

@@ -22,6 +22,10 @@
  *   alt_call     an alternative whose replacement calls a function
  *   inl          twice() inlined in it: bounded, but with GCC its sites
  *                are not all its own (--bounded-sites leaves them out)
+ *   llsc         arm64: an atomic add as an LL/SC retry loop: bounded
+ *   llsc_cas     arm64: a cmpxchg's, leaving early: bounded
+ *   retry_count  arm64: a store-exclusive, then a CBNZ on a count
+ *   retry_ldr    arm64: a retry on the status, back to a plain load
  *   quiet        not instrumented: not listed
  */
 #define noinline __attribute__((noinline))
@@ -195,6 +199,63 @@ noinline int inl(int a)
 {
 	return twice(a) + 1;
 }
+
+#if defined(__aarch64__)
+/* As arch/arm64/include/asm/atomic_ll_sc.h's atomics. */
+noinline int llsc(int *v, int i)
+{
+	unsigned long tmp;
+	int result;
+
+	asm volatile("1: ldxr %w0, %2\n"
+		     "   add %w0, %w0, %w3\n"
+		     "   stxr %w1, %w0, %2\n"
+		     "   cbnz %w1, 1b"
+		     : "=&r" (result), "=&r" (tmp), "+Q" (*v) : "r" (i));
+	return result;
+}
+
+noinline int llsc_cas(int *v, int old, int new)
+{
+	unsigned long tmp;
+	int val;
+
+	asm volatile("1: ldaxr %w1, %2\n"
+		     "   eor %w0, %w1, %w3\n"
+		     "   cbnz %w0, 2f\n"
+		     "   stlxr %w0, %w4, %2\n"
+		     "   cbnz %w0, 1b\n"
+		     "2:"
+		     : "=&r" (tmp), "=&r" (val), "+Q" (*v)
+		     : "r" (old), "r" (new) : "memory");
+	return val;
+}
+
+noinline int retry_count(int *v, int n)
+{
+	unsigned long tmp;
+	int val;
+
+	asm volatile("1: ldxr %w0, %2\n"
+		     "   sub %w3, %w3, #1\n"
+		     "   stxr %w1, %w0, %2\n"
+		     "   cbnz %w3, 1b"
+		     : "=&r" (val), "=&r" (tmp), "+Q" (*v), "+r" (n));
+	return val;
+}
+
+noinline int retry_ldr(int *v)
+{
+	unsigned long tmp;
+	int val;
+
+	asm volatile("1: ldr %w0, %2\n"
+		     "   stxr %w1, %w0, %2\n"
+		     "   cbnz %w1, 1b"
+		     : "=&r" (val), "=&r" (tmp), "+Q" (*v));
+	return val;
+}
+#endif
 
 notrace noinline int quiet(int a)
 {

@@ -23,7 +23,7 @@ cd "$repo"
 export BUILD=${BUILD:-build}
 what=${1:-check}
 
-unit_tests=("$BUILD/asan/test_config" "$BUILD/asan/test_hostlib" "$BUILD/asan/test_engine" tests/fuzz/test_fuzz.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh tests/tools/test_tracecmd.sh tests/tools/test_kernelshark.sh tests/tools/test_kd_boot_ci.sh tests/tools/test_svg.sh tests/tools/test_html.sh tests/tools/test_mkkftrun.sh tests/tools/test_kftsites.sh tests/tools/test_kftreach.sh tests/tools/test_llvm_pass.sh tests/tools/test_linear.sh tests/tools/test_hostile.sh tests/tools/test_kft.sh tests/tools/test_docs.sh tests/tools/test_bench_reports.sh tests/tools/test_realcpu.sh tests/tools/test_install.sh tests/tools/test_structure.sh)
+unit_tests=("$BUILD/asan/test_config" "$BUILD/asan/test_hostlib" "$BUILD/asan/test_engine" tests/fuzz/test_fuzz.sh tests/tools/test_addr2sym.sh tests/tools/test_sym2addr.sh tests/tools/test_kd.sh tests/tools/test_tracecmd.sh tests/tools/test_kernelshark.sh tests/tools/test_kd_boot_ci.sh tests/tools/test_svg.sh tests/tools/test_html.sh tests/tools/test_mkkftrun.sh tests/tools/test_kftsites.sh tests/tools/test_kftreach.sh tests/tools/test_llvm_pass.sh tests/tools/test_hook_abi.sh tests/tools/test_linear.sh tests/tools/test_hostile.sh tests/tools/test_kft.sh tests/tools/test_docs.sh tests/tools/test_bench_reports.sh tests/tools/test_realcpu.sh tests/tools/test_install.sh tests/tools/test_structure.sh)
 e2e_tests=(tests/e2e/test_plugin_default.sh tests/e2e/test_kft_kernel.sh tests/e2e/test_boot_run.sh tests/e2e/test_accuracy.sh tests/e2e/test_modules.sh tests/e2e/test_debug_kernel.sh tests/e2e/test_series.sh tests/style/test_kernel_style.sh)
 
 export KFT_TIER=check

@@ -89,7 +89,7 @@ struct kft_asm_abi {
 	const char *load_far;	/* the same for a weak function, if needed */
 	const char *ra;		/* the return address's constraint ... */
 	const char *ra_reg;	/* ... or its register, for "r" */
-	const char *clobbers[10];		/* the entry's */
+	const char *clobbers[5];		/* the entry's */
 	const char *exit_clobbers[20];
 	bool frame_pointer;	/* also where GCC keeps a frame pointer */
 	bool ra_at_entry;	/* the exits' return address is the entry's */
@@ -106,10 +106,9 @@ static const struct kft_asm_abi kft_asm_abis[] = {
 	/*
 	 * arm64: the hooks are thunks (asm/kft.h) that take their arguments
 	 * in x9 and x10, so that a function's own arguments stay where they
-	 * are; the entry's saves x0-x8 (the arguments, the indirect result's
-	 * address), x10 and x18: at a function's entry nothing is live in
-	 * x11-x15, and x16 and x17 a module's PLT may change on its way.
-	 * The exit's saves x0 and x1 (the return value), x10 and x18.  ADR reaches
+	 * are, and save every register but x9, the x30 of the BL, and x16
+	 * and x17, which a module's PLT may change on its way; the exit's
+	 * saves x0 and x1 (the return value), x10 and x18.  ADR reaches
 	 * 1 MB, the function's own code; a weak function's symbol may be a
 	 * strong definition anywhere in the kernel, which ADRP reaches.
 	 * The return address is read once, at entry: GCC reads it from x30
@@ -118,8 +117,7 @@ static const struct kft_asm_abi kft_asm_abis[] = {
 	 */
 	{ "aarch64_vector_pcs", "adr x9, %c1\n\tbl ",
 	  "adrp x9, %c1\n\tadd x9, x9, :lo12:%c1\n\tbl ", "r", "x10",
-	  { "x9", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x30",
-	    "cc" },
+	  { "x9", "x16", "x17", "x30", "cc" },
 	  { "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x11", "x12",
 	    "x13", "x14", "x15", "x16", "x17", "x30", "cc" }, true, true },
 };

@@ -82,19 +82,17 @@ const kft_asm_abi kft_x86_64 = {
 
 /*
  * arm64: the hooks are thunks (asm/kft.h) that take their arguments in x9
- * and x10, so that a function's own arguments stay where they are; the
- * entry's saves x0-x8 (the arguments, the indirect result's address), x10
- * and x18: at a function's entry nothing is live in x11-x15, and x16 and
- * x17 a module's PLT may change on its way.  The exit's saves x0 and x1
- * (the return value), x10 and x18.  ADR reaches 1 MB, the function's
+ * and x10, so that a function's own arguments stay where they are, and
+ * save every register but x9, the x30 of the BL, and x16 and x17, which a
+ * module's PLT may change on its way; the exit's saves x0 and x1 (the
+ * return value), x10 and x18.  ADR reaches 1 MB, the function's
  * own code; a weak function's symbol may be a strong definition anywhere
  * in the kernel, which ADRP reaches.  The return address is read once, at
  * entry: reading it strips it (XPACLRI) each time.
  */
 const kft_asm_abi kft_arm64 = {
 	"adr x9, FN\n\tbl ", "adrp x9, FN\n\tadd x9, x9, :lo12:FN\n\tbl ",
-	"{x10},~{x9},~{x11},~{x12},~{x13},~{x14},~{x15},~{x16},~{x17},~{lr},"
-	"~{cc}",
+	"{x10},~{x9},~{x16},~{x17},~{lr},~{cc}",
 	"{x10},~{x2},~{x3},~{x4},~{x5},~{x6},~{x7},~{x8},~{x9},~{x11},~{x12},"
 	"~{x13},~{x14},~{x15},~{x16},~{x17},~{lr},~{cc}",
 	false, true, true,

@@ -72,10 +72,9 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
  * CONFIG_KFT_AFTER_INLINING calls the hooks from inline asm
  * (scripts/gcc-plugins/kft_plugin.c, scripts/llvm-plugins/kft_pass.cpp)
  * that passes the function in x9 and the return address in x10.  The
- * entry's clobbers only x9, x11-x15 (no argument's register: nothing is
- * live in them at a function's entry), x16 and x17 (a module's PLT may
- * change them) and x30: an idle kernel's functions keep their arguments
- * and values in registers across the NOP'd sites.  At an exit nothing is live but the
+ * entry's clobbers only x9, x16 and x17 (a module's PLT may change them)
+ * and x30: an idle kernel's functions keep their arguments and values in
+ * registers across the NOP'd sites.  At an exit nothing is live but the
  * return value, in x0 and x1: the exit's clobbers every other temporary
  * but x18 and x10.  GCC has no attribute that compiles a C function to
  * such a convention on arm64: the hooks are thunks that save the other
@@ -112,19 +111,23 @@ static __always_inline unsigned long kft_arch_boot_cycles_khz(void)
 	    ".popsection")
 
 #define kft_arch_enter_thunk(name, c_hook)				\
-	kft_arm64_thunk(name, c_hook, 112,				\
+	kft_arm64_thunk(name, c_hook, 144,				\
 			"	stp	x0, x1, [sp, #16]\n"			\
 			"	stp	x2, x3, [sp, #32]\n"			\
 			"	stp	x4, x5, [sp, #48]\n"			\
 			"	stp	x6, x7, [sp, #64]\n"			\
 			"	stp	x8, x10, [sp, #80]\n"			\
-			"	str	x18, [sp, #96]\n",			\
+			"	stp	x11, x12, [sp, #96]\n"			\
+			"	stp	x13, x14, [sp, #112]\n"		\
+			"	stp	x15, x18, [sp, #128]\n",		\
 			"	ldp	x0, x1, [sp, #16]\n"			\
 			"	ldp	x2, x3, [sp, #32]\n"			\
 			"	ldp	x4, x5, [sp, #48]\n"			\
 			"	ldp	x6, x7, [sp, #64]\n"			\
 			"	ldp	x8, x10, [sp, #80]\n"			\
-			"	ldr	x18, [sp, #96]\n")
+			"	ldp	x11, x12, [sp, #96]\n"			\
+			"	ldp	x13, x14, [sp, #112]\n"		\
+			"	ldp	x15, x18, [sp, #128]\n")
 
 #define kft_arch_exit_thunk(name, c_hook)				\
 	kft_arm64_thunk(name, c_hook, 48,				\
